@@ -1,0 +1,16 @@
+"use server";
+
+import { createUser } from "@/lib/accounts/create-user";
+import type { FormState } from "@/components/forms/form-state";
+import { toFormState } from "@/components/forms/to-form-state";
+
+/** Creates the account; the form then signs in through next-auth with the same credentials. */
+export async function signUpAction(_previous: FormState, formData: FormData): Promise<FormState> {
+  const values = { name: String(formData.get("name") ?? ""), email: String(formData.get("email") ?? "") };
+  try {
+    await createUser({ name: values.name || undefined, email: values.email, password: String(formData.get("password") ?? "") });
+    return { ok: true, values };
+  } catch (error) {
+    return toFormState(error, { fields: ["name", "email", "password"], values, action: "sign-up" });
+  }
+}

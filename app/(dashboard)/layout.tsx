@@ -1,0 +1,15 @@
+import type { ReactNode } from "react";
+import { getCurrentUser } from "@/lib/auth/current-user";
+import { listWorkspaces } from "@/lib/workspaces/list-workspaces";
+import { TopBar } from "@/components/dashboard/top-bar";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await getCurrentUser();
+  const workspaces = await listWorkspaces({ userId: user.id });
+  return (
+    <div className="flex min-h-screen flex-col">
+      <TopBar email={user.email} workspaces={workspaces.map(({ id, name }) => ({ id, name }))} />
+      <div className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,172 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { isAppError } from "@/lib/errors";
+import { getEndpointOrThrow } from "@/lib/endpoints/get-endpoint-or-throw";
+import { getExecutionOrThrow } from "@/lib/flow/execution-log/get-execution-or-throw";
+import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
+import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
+import { Badge } from "@/components/ui/badge";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { Notice } from "@/components/ui/form-error";
+import { PageHeader } from "@/components/ui/page-header";
+import { projectCrumbs } from "@/components/projects/project-crumbs";
+import { MethodBadge, OutcomeBadge, StepStatusBadge, formatDuration, formatRunTime } from "@/components/endpoints/status-badges";
+import { loadProject } from "../../load-project";
+
+type Params = { params: Promise<{ projectId: string; executionId: string }> };
+
+export const metadata: Metadata = { title: "Execution" };
+
+/** JSON text pretty-printed; anything else (a capped preview, plain text) as it is. */
+function prettyText(text: string | null | undefined): string {
+  if (text === null || text === undefined) return "";
+  try {
+    return JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    return text;
+  }
+}
+
+export default async function ExecutionPage({ params }: Params) {
+  const { projectId, executionId } = await params;
+  const loaded = await loadProject(projectId);
+  const crumbs = projectCrumbs(loaded, "Executions");
+  crumbs[crumbs.length - 1] = { label: "Executions", href: `/projects/${projectId}/executions` };
+  let entry: ExecutionLogEntry;
+  try {
+    const store = await getProjectRecordStore({ project: loaded.row });
+    entry = await getExecutionOrThrow({ store, executionId });
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") notFound();
+    if (isAppError(error) && error.isPublic) {
+      return (
+        <>
+          <PageHeader crumbs={[...crumbs, { label: executionId }]} title="Execution" />
+          <Notice tone="warning">The execution log could not be read: {error.message}.</Notice>
+        </>
+      );
+    }
+    throw error;
+  }
+  const endpoint = entry.endpointId ? await getEndpointOrThrow({ projectId, endpointId: entry.endpointId }).catch(() => null) : null;
+  const method = entry.method ?? endpoint?.method;
+  const slug = entry.slug ?? endpoint?.slug;
+
+  return (
+    <>
+      <PageHeader
+        crumbs={[...crumbs, { label: entry.id }]}
+        title={
+          <span className="flex items-center gap-3">
+            <span>{entry.source === "test_run" ? "Test run" : entry.source === "automation" ? "Automation run" : "Endpoint call"}</span>
+            <OutcomeBadge outcome={entry.outcome} />
+          </span>
+        }
+        description={formatRunTime(entry.startedAt)}
+      />
+      <div className="space-y-6">
+        <Card>
+          <CardBody>
+            <dl className="grid gap-4 text-sm sm:grid-cols-4">
+              <div>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Endpoint</dt>
+                <dd className="mt-1 flex items-center gap-2">
+                  {method && slug ? (
+                    <>
+                      <MethodBadge method={method} className="w-auto" />
+                      {endpoint ? (
+                        <Link href={`/projects/${projectId}/endpoints/${endpoint.id}/executions`} className="font-mono text-xs text-indigo-600 hover:text-indigo-500">
+                          /{slug}
+                        </Link>
+                      ) : (
+                        <span className="font-mono text-xs">/{slug}</span>
+                      )}
+                    </>
+                  ) : (
+                    <span className="text-slate-500">{entry.source === "test_run" ? "Unsaved draft" : "—"}</span>
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Answered</dt>
+                <dd className="mt-1 font-mono">{entry.httpStatus ?? "—"}</dd>
+              </div>
+              <div>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Duration</dt>
+                <dd className="mt-1 tabular-nums">{formatDuration(entry.durationMs)}</dd>
+              </div>
+              <div>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Execution ID</dt>
+                <dd className="mt-1 flex items-center gap-2">
+                  <code className="truncate font-mono text-xs">{entry.id}</code>
+                  <CopyButton value={entry.id} label="Copy" />
+                </dd>
+              </div>
+            </dl>
+            {entry.error && <p className="mt-4 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">{entry.error}</p>}
+          </CardBody>
+        </Card>
+
+        <Card aria-labelledby="steps-heading">
+          <CardHeader title={<span id="steps-heading">Steps</span>} description="Outputs are previews: redacted (secrets masked) and capped." />
+          {entry.steps.length === 0 ? (
+            <CardBody>
+              <p className="text-sm text-slate-500">The flow has no steps.</p>
+            </CardBody>
+          ) : (
+            <ol className="divide-y divide-slate-100">
+              {entry.steps.map((step) => (
+                <li key={step.index} aria-label={`Step ${step.index + 1}`} className="px-5 py-3">
+                  <div className="flex flex-wrap items-center gap-2 text-sm">
+                    <span className="grid size-6 place-items-center rounded-full bg-slate-100 text-xs font-semibold text-slate-600">{step.index + 1}</span>
+                    <span className="font-medium text-slate-900">{STEP_DEFINITIONS[step.type]?.label ?? step.type}</span>
+                    {step.name && <code className="font-mono text-xs text-slate-500">steps.{step.name}</code>}
+                    <span className="ml-auto flex items-center gap-2">
+                      <span className="text-xs tabular-nums text-slate-500">{formatDuration(step.durationMs)}</span>
+                      <StepStatusBadge status={step.status} />
+                    </span>
+                  </div>
+                  {step.error && <p className="mt-2 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
+                  {step.outputPreview !== null && (
+                    <pre className="mt-2 max-h-72 overflow-auto rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset">{prettyText(step.outputPreview)}</pre>
+                  )}
+                </li>
+              ))}
+            </ol>
+          )}
+        </Card>
+
+        <Card>
+          <CardHeader title="Request" description={entry.request ? "As received (secrets masked)." : undefined} />
+          <CardBody>
+            {entry.request ? (
+              <div className="grid gap-4 sm:grid-cols-2">
+                <div>
+                  <h3 className="text-xs font-medium uppercase tracking-wide text-slate-400">Query</h3>
+                  <pre className="mt-1 max-h-72 overflow-auto rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset">
+                    {JSON.stringify(entry.request.query ?? {}, null, 2)}
+                  </pre>
+                </div>
+                <div>
+                  <h3 className="text-xs font-medium uppercase tracking-wide text-slate-400">Body</h3>
+                  {entry.request.body ? (
+                    <pre className="mt-1 max-h-72 overflow-auto rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset">{prettyText(entry.request.body)}</pre>
+                  ) : (
+                    <p className="mt-1 text-sm text-slate-500">
+                      <Badge>empty</Badge>
+                    </p>
+                  )}
+                </div>
+              </div>
+            ) : (
+              <p className="text-sm text-slate-500">No request was recorded for this run.</p>
+            )}
+          </CardBody>
+        </Card>
+      </div>
+    </>
+  );
+}

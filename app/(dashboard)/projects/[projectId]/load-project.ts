@@ -1,0 +1,35 @@
+import { cache } from "react";
+import { notFound } from "next/navigation";
+import { isAppError } from "@/lib/errors";
+import { getCurrentUser, type CurrentUser } from "@/lib/auth/current-user";
+import { roleAllows } from "@/lib/auth/permissions";
+import { getProjectOrThrow, type ProjectRow } from "@/lib/projects/get-project-or-throw";
+import { toProjectView, type ProjectView } from "@/lib/projects/project-view";
+import { getWorkspaceMembershipOrThrow, type WorkspaceMembership } from "@/lib/workspaces/get-workspace-membership-or-throw";
+
+export interface LoadedProject {
+  user: CurrentUser;
+  /** The full row stays on the server: it holds the encrypted secrets. */
+  row: ProjectRow;
+  project: ProjectView;
+  membership: WorkspaceMembership;
+  canManage: boolean;
+}
+
+/**
+ * The project a dashboard page shows, for the signed-in user. A project outside the user's
+ * workspaces is a 404, exactly like one that does not exist.
+ */
+export const loadProject = cache(async (projectId: string): Promise<LoadedProject> => {
+  const user = await getCurrentUser({ returnTo: `/projects/${projectId}` });
+  let row: ProjectRow;
+  let membership: WorkspaceMembership;
+  try {
+    row = await getProjectOrThrow({ projectId });
+    membership = await getWorkspaceMembershipOrThrow({ workspaceId: row.workspaceId, userId: user.id });
+  } catch (error) {
+    if (isAppError(error) && error.code === "not_found") notFound();
+    throw error;
+  }
+  return { user, row, project: toProjectView(row), membership, canManage: roleAllows(membership.role, "project.manage") };
+});

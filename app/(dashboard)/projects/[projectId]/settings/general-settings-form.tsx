@@ -1,0 +1,39 @@
+"use client";
+
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { FormError, Notice } from "@/components/ui/form-error";
+import { Spinner } from "@/components/ui/spinner";
+import { useFormAction } from "@/components/forms/use-form-action";
+import { updateGeneralSettingsAction } from "../actions";
+
+export function GeneralSettingsForm({ projectId, name, logRetentionDays, canEdit }: { projectId: string; name: string; logRetentionDays: number; canEdit: boolean }) {
+  const { state, pending, formRef, onSubmit } = useFormAction(updateGeneralSettingsAction.bind(null, projectId));
+  return (
+    <form ref={formRef} onSubmit={onSubmit} className="space-y-4">
+      <FormError message={state.fieldErrors ? undefined : state.error} issues={state.otherIssues} />
+      {state.ok && state.message && <Notice>{state.message}</Notice>}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <TextField id="project-name" name="name" label="Project name" defaultValue={name} required maxLength={80} disabled={!canEdit} error={state.fieldErrors?.name} />
+        <TextField
+          id="log-retention"
+          name="logRetentionDays"
+          type="number"
+          min={1}
+          max={365}
+          label="Keep execution logs for (days)"
+          defaultValue={logRetentionDays}
+          disabled={!canEdit}
+          error={state.fieldErrors?.logRetentionDays}
+          hint="1 to 365 days. Logs live in your database."
+        />
+      </div>
+      {canEdit && (
+        <Button type="submit" variant="secondary" disabled={pending}>
+          {pending && <Spinner />}
+          Save
+        </Button>
+      )}
+    </form>
+  );
+}

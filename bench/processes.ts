@@ -1,0 +1,147 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/**
+ * Child processes of the benchmark: started in their own process group, optionally pinned to a
+ * core, logged to a file, and all killed when the benchmark ends for whatever reason.
+ */
+
+export interface ManagedProcess {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  logFile: string;
+  /** Settles when the process has exited. */
+  exited: Promise<number | null>;
+}
+
+const running = new Set<ManagedProcess>();
+
+export function hasTaskset(): boolean {
+  return spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+/** Pins every thread of this process (the load generator lives here) to `core`. */
+export function pinSelf(core: number): void {
+  const result = spawnSync("taskset", ["-a", "-cp", String(core), String(process.pid)], { encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`taskset could not pin the benchmark to core ${core}: ${result.stderr.trim()}`);
+}
+
+export function startProcess(options: {
+  name: string;
+  command: string;
+  args: string[];
+  env: NodeJS.ProcessEnv;
+  logFile: string;
+  /** Core to pin to with taskset; null for none. */
+  core: number | null;
+}): ManagedProcess {
+  const [command, args] = options.core === null ? [options.command, options.args] : ["taskset", ["-c", String(options.core), options.command, ...options.args]];
+  // The log is the child's own file descriptor: it keeps working whatever happens to this process.
+  const log = openSync(options.logFile, "a");
+  // taskset execs the command, so the pid is the server's own (its /proc entry is the one to watch).
+  const child = spawn(command, args, { env: options.env, stdio: ["ignore", log, log], detached: true });
+  closeSync(log);
+  if (child.pid === undefined) throw new Error(`${options.name} could not be started`);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const managed: ManagedProcess = { name: options.name, child, pid: child.pid, logFile: options.logFile, exited };
+  running.add(managed);
+  void exited.then(() => running.delete(managed));
+  return managed;
+}
+
+/** Asks the process to stop (SIGTERM: the app drains its after-response work), then kills its group. */
+export async function stopProcess(managed: ManagedProcess, graceMs = 15_000): Promise<void> {
+  if (!running.has(managed)) return;
+  try {
+    process.kill(managed.pid, "SIGTERM");
+  } catch {
+    // already gone
+  }
+  const stopped = await Promise.race([managed.exited.then(() => true), sleep(graceMs).then(() => false)]);
+  killGroup(managed.pid);
+  if (!stopped) await managed.exited;
+  running.delete(managed);
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // the group is gone
+  }
+}
+
+/** Synchronous last resort (process exit, a second Ctrl-C): kills every child group at once. */
+export function killAllProcessesNow(): void {
+  for (const managed of running) killGroup(managed.pid);
+  running.clear();
+}
+
+export function tailOfLog(logFile: string, lines = 30): string {
+  try {
+    return readFileSync(logFile, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+/** Waits until `url` answers 200, failing early when the process exits. */
+export async function waitForHttp(url: string, managed: ManagedProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let exitCode: number | null | undefined;
+  void managed.exited.then((code) => (exitCode = code));
+  let last = "no answer";
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined) throw new Error(`${managed.name} exited (code ${exitCode}) before ${url} answered; log ${managed.logFile}:\n${tailOfLog(managed.logFile)}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+      if (response.ok) return;
+      last = `HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(250);
+  }
+  throw new Error(`${url} did not answer 200 within ${Math.round(timeoutMs / 1000)} s (last: ${last}); log ${managed.logFile}`);
+}
+
+/** user + system CPU time of a process in clock ticks (usually 1/100 s). */
+export function cpuTicks(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields after the command name (which may contain spaces) start after the last ")".
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
+/** Resident memory in bytes (VmRSS), or null when the process is gone. */
+export function residentBytes(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Waits until the process has stopped using CPU (its after-response work, such as execution logs,
+ * is done), so that it does not steal time from the next measurement. At most `maxMs`.
+ */
+export async function waitForIdle(pid: number, maxMs = 20_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let quietSamples = 0;
+  let previous = cpuTicks(pid);
+  while (previous !== null && Date.now() < deadline && quietSamples < 3) {
+    await sleep(200);
+    const now = cpuTicks(pid);
+    if (now === null) return;
+    quietSamples = now - previous <= 2 ? quietSamples + 1 : 0;
+    previous = now;
+  }
+}

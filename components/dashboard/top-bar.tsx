@@ -1,0 +1,30 @@
+import Link from "next/link";
+import { Logo } from "./logo";
+import { SignOutButton } from "./sign-out-button";
+import { WorkspaceSwitcher, type SwitcherWorkspace } from "./workspace-switcher";
+
+/** The dashboard's top bar: home, the workspace switcher, the development mailbox, who is signed in, sign-out. */
+export function TopBar({ email, workspaces }: { email: string; workspaces: SwitcherWorkspace[] }) {
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
+      <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-3 px-4 sm:px-6">
+        <Link href="/workspaces" aria-label="Flowpoint: all workspaces" className="shrink-0">
+          <Logo />
+        </Link>
+        <span className="text-slate-300" aria-hidden="true">
+          /
+        </span>
+        <WorkspaceSwitcher workspaces={workspaces} />
+        <nav aria-label="Account" className="ml-auto flex items-center gap-1 sm:gap-3">
+          <Link href="/mailbox" className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+            Mailbox
+          </Link>
+          <span className="hidden max-w-72 truncate text-sm text-slate-500 sm:inline" title={email} data-testid="current-user-email">
+            {email}
+          </span>
+          <SignOutButton />
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,366 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import type { ErrorIssue } from "@/lib/errors";
+import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointAuthMode, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-definition";
+import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
+import { FLOW_LIMITS } from "@/lib/flow/limits";
+import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { STEP_KINDS, type StepKind } from "@/lib/flow/steps/step-kind";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/copy-button";
+import { FormError, Notice } from "@/components/ui/form-error";
+import { Input, Select } from "@/components/ui/input";
+import { Spinner } from "@/components/ui/spinner";
+import type { ActionResult } from "./action-result";
+import { canCache, newEndpointDraft, newStepDraft, toEndpointInput, type EndpointDraft, type StepDraft } from "./endpoint-draft";
+import { Checkbox, FieldShell, Textarea, describedBy } from "./form-controls";
+import { capitalize, issuesUnder, messageAt } from "./issues";
+import { KeyValueRows } from "./key-value-rows";
+import { AUTH_MODE_LABELS } from "./status-badges";
+import { StepCard } from "./step-card";
+import type { EditorSchema } from "./step-settings";
+import { TestRunPanel, type TestRunRequest } from "./test-run-panel";
+
+export interface EndpointEditorActions {
+  save: (input: unknown) => Promise<ActionResult<{ id?: string; version?: number }>>;
+  testRun: (input: { endpoint: unknown; body: unknown; query: unknown; user: unknown; endpointId: string | null }) => Promise<ActionResult<TestRunResult>>;
+}
+
+const CACHE_CHOICES = [
+  { seconds: 0, label: "Off" },
+  { seconds: 10, label: "10 seconds" },
+  { seconds: 30, label: "30 seconds" },
+  { seconds: 60, label: "1 minute" },
+  { seconds: 300, label: "5 minutes" },
+  { seconds: 900, label: "15 minutes" },
+  { seconds: 1800, label: "30 minutes" },
+  { seconds: 3600, label: "1 hour" },
+];
+
+const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response"]);
+const stepPath = (key: string) => `@${key}`;
+
+/**
+ * The custom endpoint builder: route, who may call it, the ordered steps with each kind's settings,
+ * the response, and a test run of the unsaved draft. The server validates on save and on test
+ * runs; its issues (`steps.2.expression`) are shown next to the inputs they are about.
+ */
+export function EndpointEditor({
+  projectId,
+  endpointId,
+  initial,
+  invocationBase,
+  schemas,
+  emailTemplates,
+  actions,
+}: {
+  projectId: string;
+  /** The saved endpoint being edited, or null for a new one. */
+  endpointId: string | null;
+  initial: EndpointDraft | null;
+  /** `<origin>/api/projects/<projectId>/fn/` */
+  invocationBase: string;
+  schemas: readonly EditorSchema[];
+  emailTemplates: readonly string[];
+  actions: EndpointEditorActions;
+}) {
+  const router = useRouter();
+  const [draft, setDraft] = useState<EndpointDraft>(() => initial ?? newEndpointDraft());
+  const [issues, setIssues] = useState<ErrorIssue[]>([]);
+  const [error, setError] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [newKind, setNewKind] = useState<StepKind>("query");
+  const [pending, startTransition] = useTransition();
+
+  function change(patch: Partial<EndpointDraft>) {
+    setNotice(undefined);
+    setDraft((current) => ({ ...current, ...patch }));
+  }
+  function changeResponse(patch: Partial<EndpointDraft["response"]>) {
+    setNotice(undefined);
+    setDraft((current) => ({ ...current, response: { ...current.response, ...patch } }));
+  }
+  function changeStep(key: string, patch: Partial<StepDraft>) {
+    setNotice(undefined);
+    setDraft((current) => ({ ...current, steps: current.steps.map((step) => (step.key === key ? { ...step, ...patch } : step)) }));
+  }
+  function moveStep(index: number, by: -1 | 1) {
+    setDraft((current) => {
+      const steps = [...current.steps];
+      const [step] = steps.splice(index, 1);
+      if (step) steps.splice(index + by, 0, step);
+      return { ...current, steps };
+    });
+  }
+  function removeStep(key: string) {
+    setDraft((current) => ({ ...current, steps: current.steps.filter((step) => step.key !== key) }));
+    setIssues((current) => current.filter((issue) => !issue.path.startsWith(`${stepPath(key)}.`)));
+  }
+  function addStep() {
+    setDraft((current) => ({ ...current, steps: [...current.steps, newStepDraft(newKind, current.steps.map((step) => step.name))] }));
+  }
+
+  /** Server paths → editor paths: `steps.2.expression` → `@<key of step 2>.expression`; a test run's `endpoint.` prefix is dropped. */
+  function placeIssues(raw: readonly ErrorIssue[], keys: readonly string[]): ErrorIssue[] {
+    return raw.map((issue) => {
+      const path = issue.path.replace(/^endpoint\./, "");
+      const match = /^steps\.(\d+)(?:\.(.*))?$/.exec(path);
+      const key = match ? keys[Number(match[1])] : undefined;
+      return { path: key ? [stepPath(key), match?.[2]].filter(Boolean).join(".") : path, message: issue.message };
+    });
+  }
+
+  function save() {
+    const keys = draft.steps.map((step) => step.key);
+    const input = toEndpointInput(draft);
+    setError(undefined);
+    setNotice(undefined);
+    startTransition(async () => {
+      const result = await actions.save(input);
+      if (!result.ok) {
+        setError(result.error);
+        setIssues(placeIssues(result.issues, keys));
+        return;
+      }
+      setIssues([]);
+      if (!endpointId && result.data.id) {
+        router.push(`/projects/${projectId}/endpoints/${result.data.id}`);
+        return;
+      }
+      setNotice("Endpoint saved. Its cached responses were cleared.");
+    });
+  }
+
+  async function testRun(request: TestRunRequest) {
+    const keys = draft.steps.map((step) => step.key);
+    const result = await actions.testRun({ endpoint: toEndpointInput(draft), ...request, endpointId });
+    if (result.ok) setIssues([]);
+    else setIssues(placeIssues(result.issues.filter((issue) => issue.path.startsWith("endpoint")), keys));
+    return result;
+  }
+
+  const top = (path: string) => messageAt(issues, path);
+  const unplaced = issues
+    .filter((issue) => !issue.path.startsWith("@") && !PLACED_TOP.has(issue.path.split(".")[0] ?? "") && !(issue.path === "steps" || issue.path.startsWith("steps.")))
+    .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : capitalize(issue.message)));
+  const stepsIssue = issues.find((issue) => issue.path === "steps" || /^steps\.\d+$/.test(issue.path))?.message;
+  const authSchemas = schemas.filter((schema) => schema.kind === "auth");
+  const url = `${invocationBase}${draft.slug.trim() || "<slug>"}`;
+  const cacheable = canCache(draft);
+  const cacheChoices = CACHE_CHOICES.some((choice) => choice.seconds === draft.cacheSeconds) ? CACHE_CHOICES : [...CACHE_CHOICES, { seconds: draft.cacheSeconds, label: `${draft.cacheSeconds} seconds` }];
+
+  return (
+    <div className="space-y-6">
+      <Card>
+        <CardHeader title="Route" />
+        <CardBody className="space-y-4">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FieldShell id="endpoint-name" label="Name" error={top("name")}>
+              <Input id="endpoint-name" value={draft.name} onChange={(event) => change({ name: event.target.value })} placeholder="Open tickets" invalid={Boolean(top("name"))} />
+            </FieldShell>
+            <FieldShell id="endpoint-group" label="Group" error={top("group")} hint="Optional: endpoints are listed in sections by group.">
+              <Input id="endpoint-group" value={draft.group} onChange={(event) => change({ group: event.target.value })} placeholder="Tickets" invalid={Boolean(top("group"))} />
+            </FieldShell>
+          </div>
+          <div className="grid gap-4 sm:grid-cols-[9rem_1fr]">
+            <FieldShell id="endpoint-method" label="Method" error={top("method")}>
+              <Select id="endpoint-method" value={draft.method} onChange={(event) => change({ method: event.target.value as EndpointMethod })}>
+                {ENDPOINT_METHODS.map((method) => (
+                  <option key={method} value={method}>
+                    {method}
+                  </option>
+                ))}
+              </Select>
+            </FieldShell>
+            <FieldShell id="endpoint-slug" label="Slug" error={top("slug")} hint="Lowercase letters, digits and dashes. The same slug may exist once per method.">
+              <Input id="endpoint-slug" value={draft.slug} onChange={(event) => change({ slug: event.target.value })} placeholder="open-tickets" className="font-mono" autoComplete="off" invalid={Boolean(top("slug"))} />
+            </FieldShell>
+          </div>
+          <div className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2">
+            <span className="shrink-0 font-mono text-xs font-semibold text-slate-500">{draft.method}</span>
+            <code data-testid="invocation-url" className="min-w-0 flex-1 truncate font-mono text-sm text-slate-800">
+              {url}
+            </code>
+            <CopyButton value={url} label="Copy URL" disabled={!draft.slug.trim()} />
+          </div>
+          <Checkbox id="endpoint-enabled" label="Enabled" hint="A disabled endpoint answers 404." checked={draft.enabled} onChange={(enabled) => change({ enabled })} />
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Who may call it" />
+        <CardBody className="space-y-5">
+          <fieldset>
+            <legend className="sr-only">Who may call it</legend>
+            <div className="grid gap-2 sm:grid-cols-3">
+              {ENDPOINT_AUTH_MODES.map((mode) => (
+                <label key={mode} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${draft.auth === mode ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}>
+                  <input type="radio" name="endpoint-auth" value={mode} checked={draft.auth === mode} onChange={() => change({ auth: mode as EndpointAuthMode })} className="mt-0.5 accent-indigo-600" />
+                  <span>
+                    <span className="font-medium text-slate-900">{AUTH_MODE_LABELS[mode].label}</span>
+                    <span className="block text-xs text-slate-500">{AUTH_MODE_LABELS[mode].description}</span>
+                  </span>
+                </label>
+              ))}
+            </div>
+            {top("auth") && <p className="mt-1 text-sm text-rose-700">{top("auth")}</p>}
+          </fieldset>
+          {draft.auth === "end_user" && (
+            <FieldShell id="endpoint-auth-schema" label="Auth schema" error={top("authSchema")} hint={authSchemas.length === 0 ? "This project has no auth schema yet: create one under Schemas (kind Auth)." : "Tokens from this schema's login are accepted."}>
+              <Select id="endpoint-auth-schema" value={draft.authSchema} onChange={(event) => change({ authSchema: event.target.value })} invalid={Boolean(top("authSchema"))} className="max-w-sm font-mono">
+                <option value="">Choose an auth schema…</option>
+                {authSchemas.map((schema) => (
+                  <option key={schema.name} value={schema.name}>
+                    {schema.name}
+                  </option>
+                ))}
+                {draft.authSchema && !authSchemas.some((schema) => schema.name === draft.authSchema) && <option value={draft.authSchema}>{draft.authSchema}</option>}
+              </Select>
+            </FieldShell>
+          )}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FieldShell
+              id="endpoint-origins"
+              label="Allowed browser origins"
+              error={top("allowedOrigins")}
+              hint="One per line, such as https://shop.example, or * for any. Empty: no cross-origin browser calls (servers can always call)."
+            >
+              <Textarea
+                id="endpoint-origins"
+                rows={3}
+                mono
+                value={draft.allowedOrigins}
+                onChange={(event) => change({ allowedOrigins: event.target.value })}
+                placeholder="https://shop.example"
+                invalid={Boolean(top("allowedOrigins"))}
+                aria-describedby={describedBy("endpoint-origins", true, top("allowedOrigins"))}
+              />
+            </FieldShell>
+            <FieldShell
+              id="endpoint-cache"
+              label="Cache responses for"
+              error={top("cacheSeconds")}
+              hint={cacheable ? "Repeated calls with the same query string are answered from the cache. Saving or disabling clears it." : "Only public GET endpoints can cache responses."}
+            >
+              <Select id="endpoint-cache" value={cacheable ? draft.cacheSeconds : 0} disabled={!cacheable} onChange={(event) => change({ cacheSeconds: Number(event.target.value) })}>
+                {cacheChoices.map((choice) => (
+                  <option key={choice.seconds} value={choice.seconds}>
+                    {choice.label}
+                  </option>
+                ))}
+              </Select>
+            </FieldShell>
+          </div>
+        </CardBody>
+      </Card>
+
+      <Card aria-labelledby="steps-heading">
+        <CardHeader
+          title={<span id="steps-heading">Steps</span>}
+          description={
+            <>
+              Run top to bottom. Templates read <code className="font-mono text-xs">{"{{body.…}}"}</code>, <code className="font-mono text-xs">{"{{query.…}}"}</code>,{" "}
+              <code className="font-mono text-xs">{"{{user.…}}"}</code> and earlier outputs as <code className="font-mono text-xs">{"{{steps.<name>}}"}</code>.
+            </>
+          }
+        />
+        <CardBody className="space-y-3">
+          {draft.steps.length === 0 && <p className="rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">No steps yet: the endpoint answers its response template as it is.</p>}
+          {draft.steps.map((step, index) => (
+            <StepCard
+              key={step.key}
+              step={step}
+              index={index}
+              count={draft.steps.length}
+              issues={issuesUnder(issues, stepPath(step.key))}
+              schemas={schemas}
+              emailTemplates={emailTemplates}
+              onChange={(patch) => changeStep(step.key, patch)}
+              onMove={(by) => moveStep(index, by)}
+              onRemove={() => removeStep(step.key)}
+            />
+          ))}
+          {stepsIssue && <FormError message={capitalize(stepsIssue)} />}
+          <div className="flex flex-wrap items-end gap-2 pt-1">
+            <div>
+              <label htmlFor="new-step-kind" className="sr-only">
+                Step kind
+              </label>
+              <Select id="new-step-kind" value={newKind} onChange={(event) => setNewKind(event.target.value as StepKind)} className="w-56">
+                {STEP_KINDS.map((kind) => (
+                  <option key={kind} value={kind}>
+                    {STEP_DEFINITIONS[kind].label}
+                  </option>
+                ))}
+              </Select>
+            </div>
+            <Button variant="secondary" onClick={addStep} disabled={draft.steps.length >= FLOW_LIMITS.maxSteps}>
+              + Add step
+            </Button>
+            <span className="ml-auto self-center text-xs text-slate-500">
+              {draft.steps.length} of {FLOW_LIMITS.maxSteps} steps
+            </span>
+          </div>
+        </CardBody>
+      </Card>
+
+      <Card>
+        <CardHeader title="Response" description="Rendered against the final context. A body of exactly {{steps.<name>}} serves that output as it is." />
+        <CardBody className="space-y-4">
+          <div className="grid gap-4 sm:grid-cols-[9rem_16rem]">
+            <FieldShell id="response-status" label="Status" error={top("response.status")}>
+              <Input id="response-status" type="number" min={200} max={599} value={draft.response.status} onChange={(event) => changeResponse({ status: event.target.value })} invalid={Boolean(top("response.status"))} />
+            </FieldShell>
+            <FieldShell id="response-content-type" label="Content type" error={top("response.contentType")}>
+              <Select id="response-content-type" value={draft.response.contentType} onChange={(event) => changeResponse({ contentType: event.target.value as ResponseContentType })}>
+                {RESPONSE_CONTENT_TYPES.map((type) => (
+                  <option key={type} value={type}>
+                    {type}
+                  </option>
+                ))}
+              </Select>
+            </FieldShell>
+          </div>
+          <FieldShell
+            id="response-body"
+            label="Body template"
+            error={top("response.body")}
+            hint={draft.response.contentType === "application/json" ? "Served as JSON when the rendered text is JSON, else as a string." : "Served verbatim."}
+          >
+            <Textarea id="response-body" rows={5} mono value={draft.response.body} onChange={(event) => changeResponse({ body: event.target.value })} placeholder='{"count": {{steps.tickets.length}}, "data": {{steps.tickets}}}' invalid={Boolean(top("response.body"))} />
+          </FieldShell>
+          <KeyValueRows
+            id="response-headers"
+            legend="Extra headers"
+            hint="Values are templates. set-cookie and CORS headers cannot be set."
+            rows={draft.response.headers}
+            onChange={(headers) => changeResponse({ headers })}
+            issues={issuesUnder(issues, "response.headers")}
+            nameLabel="Header"
+            valueLabel="Header value"
+            namePlaceholder="X-Total"
+            valuePlaceholder="{{steps.tickets.length}}"
+            addLabel="Add header"
+          />
+        </CardBody>
+      </Card>
+
+      <div className="rounded-xl border border-slate-200 bg-white px-5 py-4 shadow-sm">
+        <FormError message={error} issues={unplaced} className="mb-3" />
+        {notice && <Notice className="mb-3">{notice}</Notice>}
+        <div className="flex items-center justify-between gap-3">
+          <p className="text-xs text-slate-500">{issues.length > 0 ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.` : endpointId ? "Changes apply to callers as soon as you save." : "Nothing is live until you save."}</p>
+          <Button onClick={save} disabled={pending}>
+            {pending && <Spinner />}
+            {endpointId ? "Save endpoint" : "Create endpoint"}
+          </Button>
+        </div>
+      </div>
+
+      <TestRunPanel projectId={projectId} endUser={draft.auth === "end_user"} run={testRun} />
+    </div>
+  );
+}

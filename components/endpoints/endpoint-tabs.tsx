@@ -1,0 +1,31 @@
+import Link from "next/link";
+import { cn } from "@/components/ui/cn";
+
+/** Editor | Executions: the two views of a saved endpoint. */
+export function EndpointTabs({ projectId, endpointId, active }: { projectId: string; endpointId: string; active: "editor" | "executions" }) {
+  const base = `/projects/${projectId}/endpoints/${endpointId}`;
+  const tabs = [
+    { id: "editor", label: "Editor", href: base },
+    { id: "executions", label: "Executions", href: `${base}/executions` },
+  ] as const;
+  return (
+    <nav aria-label="Endpoint" className="mb-6 border-b border-slate-200">
+      <ul className="-mb-px flex gap-6">
+        {tabs.map((tab) => (
+          <li key={tab.id}>
+            <Link
+              href={tab.href}
+              aria-current={active === tab.id ? "page" : undefined}
+              className={cn(
+                "inline-block border-b-2 px-1 pb-2.5 text-sm font-medium",
+                active === tab.id ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-500 hover:border-slate-300 hover:text-slate-800",
+              )}
+            >
+              {tab.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,413 @@
+"use client";
+
+import type { ErrorIssue } from "@/lib/errors";
+import { CONDITION_OPERATORS, UNARY_OPERATORS, type ConditionOperator } from "@/lib/flow/steps/condition/definition";
+import { HTTP_METHODS } from "@/lib/flow/steps/http/definition";
+import { FLOW_LIMITS } from "@/lib/flow/limits";
+import { Button } from "@/components/ui/button";
+import { FieldError } from "@/components/ui/form-error";
+import { Input, Select } from "@/components/ui/input";
+import { Checkbox, FieldShell, IconButton, Textarea, TrashIcon, describedBy } from "./form-controls";
+import { newKey, type CheckDraft, type StepDraft } from "./endpoint-draft";
+import { issuesUnder, messageAt } from "./issues";
+import { KeyValueRows } from "./key-value-rows";
+
+/** A schema as the endpoint editor needs it: pickers for schemas, fields and relation fields. */
+export interface EditorSchema {
+  name: string;
+  kind: "collection" | "auth" | "component";
+  fields: { name: string; type: string }[];
+}
+
+const SYSTEM_FIELDS = ["id", "createdAt", "updatedAt"];
+const AUTH_FIELDS = ["email", "emailVerified"];
+
+const OPERATOR_LABELS: Record<ConditionOperator, string> = {
+  equals: "equals",
+  not_equals: "does not equal",
+  contains: "contains",
+  greater_than: "is greater than",
+  less_than: "is less than",
+  exists: "exists",
+  not_exists: "does not exist",
+};
+
+interface SettingsProps {
+  step: StepDraft;
+  onChange: (patch: Partial<StepDraft>) => void;
+  /** Issues of this step, paths relative to it (`expression`, `checks.0.right`). */
+  issues: readonly ErrorIssue[];
+  schemas: readonly EditorSchema[];
+  emailTemplates: readonly string[];
+}
+
+/** The settings form of one step, written for its kind's zod schema in lib/flow/steps/<kind>/definition.ts. */
+export function StepSettings(props: SettingsProps) {
+  switch (props.step.type) {
+    case "query":
+      return <QuerySettings {...props} />;
+    case "transform":
+      return <TransformSettings {...props} />;
+    case "condition":
+      return <ConditionSettings {...props} />;
+    case "create":
+    case "update":
+      return <RecordWriteSettings {...props} />;
+    case "http":
+      return <HttpSettings {...props} />;
+    case "webhook":
+      return <WebhookSettings {...props} />;
+    case "email":
+      return <EmailSettings {...props} />;
+  }
+}
+
+function useSetting({ step, onChange, issues }: SettingsProps) {
+  const text = (key: string) => {
+    const value = step.settings[key];
+    return typeof value === "string" ? value : "";
+  };
+  const set = (key: string, value: string | string[]) => onChange({ settings: { ...step.settings, [key]: value } });
+  const id = (key: string) => `${step.key}-${key}`;
+  const error = (key: string) => messageAt(issues, key);
+  return { text, set, id, error };
+}
+
+function SchemaPicker({ props, label = "Schema" }: { props: SettingsProps; label?: string }) {
+  const { text, set, id, error } = useSetting(props);
+  const records = props.schemas.filter((schema) => schema.kind !== "component");
+  const current = text("schema");
+  return (
+    <FieldShell id={id("schema")} label={label} error={error("schema")} hint={records.length === 0 ? "This project has no schemas yet: create one under Schemas." : undefined}>
+      <Select id={id("schema")} value={current} onChange={(event) => set("schema", event.target.value)} invalid={Boolean(error("schema"))} className="font-mono">
+        <option value="">Choose a schema…</option>
+        {records.map((schema) => (
+          <option key={schema.name} value={schema.name}>
+            {schema.name}
+          </option>
+        ))}
+        {current && !records.some((schema) => schema.name === current) && <option value={current}>{current}</option>}
+      </Select>
+    </FieldShell>
+  );
+}
+
+function fieldNamesOf(schemas: readonly EditorSchema[], name: string, options: { system?: boolean } = {}): string[] {
+  const schema = schemas.find((candidate) => candidate.name === name);
+  if (!schema) return [];
+  return [...(options.system ? SYSTEM_FIELDS : []), ...(schema.kind === "auth" ? AUTH_FIELDS : []), ...schema.fields.map((field) => field.name)];
+}
+
+function FiltersInput({ props, required }: { props: SettingsProps; required?: boolean }) {
+  const { text, set, id, error } = useSetting(props);
+  const hint = required ? "One field=value per line; the first record matching all of them is updated." : "One field=value per line; records must match all of them. Empty: every record.";
+  return (
+    <FieldShell id={id("filters")} label="Filters" error={error("filters")} hint={hint}>
+      <Textarea
+        id={id("filters")}
+        rows={3}
+        mono
+        value={text("filters")}
+        onChange={(event) => set("filters", event.target.value)}
+        placeholder={"status=open\nauthor={{user.id}}"}
+        invalid={Boolean(error("filters"))}
+        aria-describedby={describedBy(id("filters"), hint, error("filters"))}
+      />
+    </FieldShell>
+  );
+}
+
+function QuerySettings(props: SettingsProps) {
+  const { text, set, id, error } = useSetting(props);
+  const schema = props.schemas.find((candidate) => candidate.name === text("schema"));
+  const sortable = fieldNamesOf(props.schemas, text("schema"), { system: true });
+  const relations = schema?.fields.filter((field) => field.type === "relation").map((field) => field.name) ?? [];
+  const expand = Array.isArray(props.step.settings.expand) ? props.step.settings.expand : [];
+  const sort = text("sort");
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <SchemaPicker props={props} />
+      <div className="grid grid-cols-2 gap-3">
+        <FieldShell id={id("limit")} label="Limit" error={error("limit")} hint={`At most ${FLOW_LIMITS.maxQueryLimit}.`}>
+          <Input id={id("limit")} type="number" min={1} max={FLOW_LIMITS.maxQueryLimit} value={text("limit")} onChange={(event) => set("limit", event.target.value)} invalid={Boolean(error("limit"))} />
+        </FieldShell>
+        <FieldShell id={id("sort")} label="Sort" error={error("sort")}>
+          <Select id={id("sort")} value={sort} onChange={(event) => set("sort", event.target.value)} invalid={Boolean(error("sort"))}>
+            <option value="">Store order</option>
+            {sortable.flatMap((field) => [
+              <option key={field} value={field}>
+                {field} ↑
+              </option>,
+              <option key={`-${field}`} value={`-${field}`}>
+                {field} ↓
+              </option>,
+            ])}
+            {sort && !sortable.includes(sort.replace(/^-/, "")) && <option value={sort}>{sort}</option>}
+          </Select>
+        </FieldShell>
+      </div>
+      <div className="sm:col-span-2">
+        <FiltersInput props={props} />
+      </div>
+      <fieldset className="sm:col-span-2">
+        <legend className="text-sm font-medium text-slate-700">Expand relations</legend>
+        {relations.length === 0 && expand.length === 0 ? (
+          <p className="mt-1 text-xs text-slate-500">{schema ? `${schema.name} has no relation fields.` : "Choose a schema to see its relation fields."}</p>
+        ) : (
+          <div className="mt-2 flex flex-wrap gap-x-5 gap-y-2">
+            {[...new Set([...relations, ...expand])].map((field) => (
+              <Checkbox
+                key={field}
+                id={id(`expand-${field}`)}
+                label={<span className="font-mono text-xs">{field}</span>}
+                checked={expand.includes(field)}
+                onChange={(on) => set("expand", on ? [...expand, field] : expand.filter((name) => name !== field))}
+              />
+            ))}
+          </div>
+        )}
+        <p className="mt-1 text-xs text-slate-500">Related records appear under expand.&lt;field&gt; in each record.</p>
+        <FieldError id={id("expand-error")} message={error("expand")} />
+      </fieldset>
+    </div>
+  );
+}
+
+function TransformSettings(props: SettingsProps) {
+  const { text, set, id, error } = useSetting(props);
+  const hint = (
+    <>
+      A JMESPath expression over the whole context: <code className="font-mono">body</code>, <code className="font-mono">query</code>, <code className="font-mono">user</code>,{" "}
+      <code className="font-mono">steps.&lt;name&gt;</code>. Example: <code className="font-mono">{"steps.query1[?status=='open'].{id: id, title: title}"}</code>
+    </>
+  );
+  return (
+    <FieldShell id={id("expression")} label="Expression" error={error("expression")} hint={hint}>
+      <Textarea
+        id={id("expression")}
+        rows={4}
+        mono
+        value={text("expression")}
+        onChange={(event) => set("expression", event.target.value)}
+        placeholder="{open: length(steps.query1[?status=='open']), total: length(steps.query1)}"
+        invalid={Boolean(error("expression"))}
+        aria-describedby={describedBy(id("expression"), hint, error("expression"))}
+      />
+    </FieldShell>
+  );
+}
+
+function ConditionSettings(props: SettingsProps) {
+  const { step, onChange, issues } = props;
+  const { text, set, id, error } = useSetting(props);
+  const setChecks = (checks: CheckDraft[]) => onChange({ checks });
+  const updateCheck = (key: string, patch: Partial<CheckDraft>) => setChecks(step.checks.map((check) => (check.key === key ? { ...check, ...patch } : check)));
+  const wholeChecks = issuesUnder(issues, "checks").find((issue) => issue.path === "")?.message;
+  return (
+    <div className="space-y-4">
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-700">Checks</legend>
+        <p className="text-xs text-slate-500">Each side is a template such as {"{{body.status}}"} or a literal; numbers compare as numbers.</p>
+        <div className="mt-2 space-y-2">
+          {step.checks.map((check, index) => {
+            const unary = UNARY_OPERATORS.has(check.operator);
+            const checkIssues = issuesUnder(issues, `checks.${index}`);
+            const checkId = `${step.key}-${check.key}`;
+            return (
+              <div key={check.key}>
+                <div className="flex items-start gap-2">
+                  <div className="min-w-0 flex-1">
+                    <label htmlFor={`${checkId}-left`} className="sr-only">{`Check ${index + 1} left side`}</label>
+                    <Input id={`${checkId}-left`} value={check.left} onChange={(event) => updateCheck(check.key, { left: event.target.value })} placeholder="{{body.status}}" className="font-mono" invalid={Boolean(messageAt(checkIssues, "left"))} />
+                  </div>
+                  <div className="w-44 shrink-0">
+                    <label htmlFor={`${checkId}-operator`} className="sr-only">{`Check ${index + 1} operator`}</label>
+                    <Select id={`${checkId}-operator`} value={check.operator} onChange={(event) => updateCheck(check.key, { operator: event.target.value as ConditionOperator })}>
+                      {CONDITION_OPERATORS.map((operator) => (
+                        <option key={operator} value={operator}>
+                          {OPERATOR_LABELS[operator]}
+                        </option>
+                      ))}
+                    </Select>
+                  </div>
+                  <div className="min-w-0 flex-1">
+                    {!unary && (
+                      <>
+                        <label htmlFor={`${checkId}-right`} className="sr-only">{`Check ${index + 1} right side`}</label>
+                        <Input id={`${checkId}-right`} value={check.right} onChange={(event) => updateCheck(check.key, { right: event.target.value })} placeholder="open" className="font-mono" invalid={Boolean(messageAt(checkIssues, "right"))} />
+                      </>
+                    )}
+                  </div>
+                  <div className="pt-1">
+                    <IconButton label={`Remove check ${index + 1}`} tone="danger" onClick={() => setChecks(step.checks.filter((candidate) => candidate.key !== check.key))}>
+                      <TrashIcon />
+                    </IconButton>
+                  </div>
+                </div>
+                {checkIssues.length > 0 && <FieldError id={`${checkId}-error`} message={checkIssues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ")} />}
+              </div>
+            );
+          })}
+        </div>
+        <FieldError id={id("checks-error")} message={wholeChecks ? wholeChecks[0]!.toUpperCase() + wholeChecks.slice(1) : undefined} />
+        <Button
+          variant="ghost"
+          size="sm"
+          className="mt-1 -ml-2 text-indigo-600"
+          disabled={step.checks.length >= FLOW_LIMITS.maxConditionChecks}
+          onClick={() => setChecks([...step.checks, { key: newKey("check"), left: "", operator: "equals", right: "" }])}
+        >
+          + Add check
+        </Button>
+      </fieldset>
+      <div className="grid gap-4 sm:grid-cols-[12rem_10rem_1fr]">
+        <FieldShell id={id("combinator")} label="Pass when" error={error("combinator")}>
+          <Select id={id("combinator")} value={text("combinator") || "all"} onChange={(event) => set("combinator", event.target.value)}>
+            <option value="all">all checks pass</option>
+            <option value="any">any check passes</option>
+          </Select>
+        </FieldShell>
+        <FieldShell id={id("stopStatus")} label="Stop status" error={error("stopStatus")} hint="Default 422.">
+          <Input id={id("stopStatus")} type="number" min={200} max={599} value={text("stopStatus")} onChange={(event) => set("stopStatus", event.target.value)} placeholder="422" invalid={Boolean(error("stopStatus"))} />
+        </FieldShell>
+        <FieldShell id={id("stopBody")} label="Stop body" error={error("stopBody")} hint='Default {"error":"condition not met"}.'>
+          <Input id={id("stopBody")} value={text("stopBody")} onChange={(event) => set("stopBody", event.target.value)} placeholder='{"error": "status is required"}' className="font-mono" invalid={Boolean(error("stopBody"))} />
+        </FieldShell>
+      </div>
+    </div>
+  );
+}
+
+function RecordWriteSettings(props: SettingsProps) {
+  const { step, onChange, issues } = props;
+  const { text } = useSetting(props);
+  const fields = fieldNamesOf(props.schemas, text("schema")).filter((name) => name !== "emailVerified" || step.type === "update");
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SchemaPicker props={props} />
+      </div>
+      {step.type === "update" && <FiltersInput props={props} required />}
+      <KeyValueRows
+        id={`${step.key}-values`}
+        legend="Field values"
+        hint="Templates such as {{body.title}}; a value that is one placeholder keeps its type. Required, type, unique and relation rules apply."
+        rows={step.rows}
+        onChange={(rows) => onChange({ rows })}
+        issues={issuesUnder(issues, "values")}
+        nameLabel="Field"
+        valueLabel="Value"
+        valuePlaceholder="{{body.title}}"
+        nameOptions={text("schema") ? fields : undefined}
+        namePlaceholder="field"
+        addLabel="Add field value"
+      />
+    </div>
+  );
+}
+
+function HeadersRows(props: SettingsProps) {
+  return (
+    <KeyValueRows
+      id={`${props.step.key}-headers`}
+      legend="Headers"
+      rows={props.step.rows}
+      onChange={(rows) => props.onChange({ rows })}
+      issues={issuesUnder(props.issues, "headers")}
+      nameLabel="Header"
+      valueLabel="Header value"
+      namePlaceholder="Authorization"
+      valuePlaceholder="Bearer {{query.token}}"
+      addLabel="Add header"
+    />
+  );
+}
+
+function HttpSettings(props: SettingsProps) {
+  const { text, set, id, error } = useSetting(props);
+  const method = text("method") || "GET";
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
+        <FieldShell id={id("method")} label="Method" error={error("method")}>
+          <Select id={id("method")} value={method} onChange={(event) => set("method", event.target.value)}>
+            {HTTP_METHODS.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </Select>
+        </FieldShell>
+        <FieldShell id={id("url")} label="URL" error={error("url")} hint="Placeholders are allowed; the output is {status, ok, body}. Private addresses are blocked.">
+          <Input id={id("url")} value={text("url")} onChange={(event) => set("url", event.target.value)} placeholder="https://api.example.com/items/{{body.id}}" className="font-mono" invalid={Boolean(error("url"))} />
+        </FieldShell>
+      </div>
+      <HeadersRows {...props} />
+      {method !== "GET" || text("body") !== "" ? (
+        <FieldShell id={id("body")} label="Body" error={error("body")} hint="A template; JSON unless you set another content-type header.">
+          <Textarea id={id("body")} rows={4} mono value={text("body")} onChange={(event) => set("body", event.target.value)} placeholder='{"title": "{{body.title}}"}' invalid={Boolean(error("body"))} />
+        </FieldShell>
+      ) : (
+        <p className="text-xs text-slate-500">GET requests have no body.</p>
+      )}
+    </div>
+  );
+}
+
+function WebhookSettings(props: SettingsProps) {
+  const { text, set, id, error } = useSetting(props);
+  return (
+    <div className="space-y-4">
+      <FieldShell id={id("url")} label="URL" error={error("url")} hint="Receives a POST; the reply is not awaited or captured.">
+        <Input id={id("url")} value={text("url")} onChange={(event) => set("url", event.target.value)} placeholder="https://hooks.example.com/new-ticket" className="font-mono" invalid={Boolean(error("url"))} />
+      </FieldShell>
+      <HeadersRows {...props} />
+      <FieldShell id={id("body")} label="Body" error={error("body")} hint="Empty: the whole trigger payload as JSON.">
+        <Textarea id={id("body")} rows={4} mono value={text("body")} onChange={(event) => set("body", event.target.value)} placeholder='{"ticket": {{steps.create1}}}' invalid={Boolean(error("body"))} />
+      </FieldShell>
+    </div>
+  );
+}
+
+function EmailSettings(props: SettingsProps) {
+  const { text, set, id, error } = useSetting(props);
+  const template = text("template");
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FieldShell id={id("to")} label="To" error={error("to")} hint="Addresses separated by commas; placeholders allowed.">
+          <Input id={id("to")} value={text("to")} onChange={(event) => set("to", event.target.value)} placeholder="{{body.email}}" className="font-mono" invalid={Boolean(error("to"))} />
+        </FieldShell>
+        <FieldShell id={id("template")} label="Content" error={error("template")}>
+          <Select id={id("template")} value={template} onChange={(event) => set("template", event.target.value)}>
+            <option value="">Write subject and body here</option>
+            {props.emailTemplates.map((name) => (
+              <option key={name} value={name}>
+                Saved template: {name}
+              </option>
+            ))}
+            {template && !props.emailTemplates.includes(template) && <option value={template}>Saved template: {template}</option>}
+          </Select>
+        </FieldShell>
+      </div>
+      {template === "" && (
+        <>
+          <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+            <FieldShell id={id("subject")} label="Subject" error={error("subject")}>
+              <Input id={id("subject")} value={text("subject")} onChange={(event) => set("subject", event.target.value)} placeholder="Thanks, {{body.name}}" invalid={Boolean(error("subject"))} />
+            </FieldShell>
+            <FieldShell id={id("format")} label="Format" error={error("format")}>
+              <Select id={id("format")} value={text("format") || "text"} onChange={(event) => set("format", event.target.value)}>
+                <option value="text">Plain text</option>
+                <option value="html">HTML</option>
+              </Select>
+            </FieldShell>
+          </div>
+          <FieldShell id={id("body")} label="Body" error={error("body")} hint={text("format") === "html" ? "Values placed into HTML are escaped." : undefined}>
+            <Textarea id={id("body")} rows={5} value={text("body")} onChange={(event) => set("body", event.target.value)} placeholder={"Hello {{body.name}},\n\nWe received your request."} invalid={Boolean(error("body"))} />
+          </FieldShell>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import type { ErrorIssue } from "@/lib/errors";
+import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
+import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { FormError } from "@/components/ui/form-error";
+import { Input } from "@/components/ui/input";
+import { Spinner } from "@/components/ui/spinner";
+import { FieldShell, Textarea } from "./form-controls";
+import { messageAt } from "./issues";
+import { OutcomeBadge, StepStatusBadge, formatDuration } from "./status-badges";
+
+export interface TestRunRequest {
+  body: Record<string, unknown>;
+  query: Record<string, string | string[]>;
+  user: Record<string, unknown> | null;
+}
+
+export type TestRunAnswer = { ok: true; data: TestRunResult } | { ok: false; error: string; issues: ErrorIssue[] };
+
+/** `a=1&b=2&b=3` → {a: "1", b: ["2", "3"]}, as the invocation route reads a query string. */
+export function parseQueryString(text: string): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(text.trim().replace(/^\?/, ""))) {
+    const existing = query[name];
+    query[name] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return query;
+}
+
+function parseObject(text: string, what: string): { ok: true; value: Record<string, unknown> | null } | { ok: false; message: string } {
+  if (text.trim() === "") return { ok: true, value: null };
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, message: `The ${what} must be a JSON object.` };
+    return { ok: true, value: value as Record<string, unknown> };
+  } catch {
+    return { ok: false, message: `The ${what} is not valid JSON.` };
+  }
+}
+
+function pretty(value: unknown): string {
+  if (typeof value === "string") return value;
+  return JSON.stringify(value, null, 2) ?? "null";
+}
+
+/**
+ * Runs the editor's draft against a sample request and shows what each step did and what the
+ * caller would get. The run is real, which the panel says before anything else.
+ */
+export function TestRunPanel({ projectId, endUser, run }: { projectId: string; endUser: boolean; run: (request: TestRunRequest) => Promise<TestRunAnswer> }) {
+  const [bodyText, setBodyText] = useState("{}");
+  const [queryText, setQueryText] = useState("");
+  const [userText, setUserText] = useState('{\n  "id": "sample-user",\n  "email": "ada@example.com"\n}');
+  const [problem, setProblem] = useState<{ message: string; issues: ErrorIssue[] }>();
+  const [result, setResult] = useState<TestRunResult>();
+  const [pending, startTransition] = useTransition();
+
+  function start() {
+    const body = parseObject(bodyText, "body");
+    const user = endUser ? parseObject(userText, "sample user") : ({ ok: true, value: null } as const);
+    if (!body.ok || !user.ok) {
+      setProblem({ message: !body.ok ? body.message : !user.ok ? user.message : "", issues: [] });
+      return;
+    }
+    setProblem(undefined);
+    startTransition(async () => {
+      const answer = await run({ body: body.value ?? {}, query: parseQueryString(queryText), user: user.value });
+      if (answer.ok) {
+        setResult(answer.data);
+      } else {
+        setResult(undefined);
+        setProblem({ message: answer.error, issues: answer.issues });
+      }
+    });
+  }
+
+  const requestIssues = problem?.issues.filter((issue) => !issue.path.startsWith("endpoint")) ?? [];
+  const endpointProblem = problem?.issues.some((issue) => issue.path.startsWith("endpoint"));
+
+  return (
+    <Card aria-labelledby="test-run-heading">
+      <CardHeader title={<span id="test-run-heading">Test run</span>} description="Runs the draft as it is in the editor, without saving it." />
+      <CardBody className="space-y-4">
+        <div role="note" className="flex gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2.5 text-sm text-amber-950">
+          <span aria-hidden="true" className="font-bold">
+            !
+          </span>
+          <p>
+            <strong>Test runs run for real.</strong> Create and update steps write records to your database, emails are sent and HTTP requests and webhooks are made. Use sample data you
+            can delete. The run is logged as a test run.
+          </p>
+        </div>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FieldShell id="test-body" label="Request body (JSON)" error={messageAt(requestIssues, "body")} hint="Available as {{body.…}} and {{trigger.…}}.">
+            <Textarea id="test-body" rows={endUser ? 4 : 6} mono value={bodyText} onChange={(event) => setBodyText(event.target.value)} />
+          </FieldShell>
+          <div className="space-y-4">
+            <FieldShell id="test-query" label="Query string" error={messageAt(requestIssues, "query")} hint="Available as {{query.…}}.">
+              <Input id="test-query" value={queryText} onChange={(event) => setQueryText(event.target.value)} placeholder="status=open&page=2" className="font-mono" />
+            </FieldShell>
+            {endUser && (
+              <FieldShell id="test-user" label="Sample end user (JSON)" error={messageAt(requestIssues, "user")} hint="Available as {{user.…}}; a real call takes it from the caller's token.">
+                <Textarea id="test-user" rows={4} mono value={userText} onChange={(event) => setUserText(event.target.value)} />
+              </FieldShell>
+            )}
+          </div>
+        </div>
+        <FormError
+          message={problem ? (endpointProblem ? `${problem.message}: fix the marked fields above.` : problem.message) : undefined}
+          issues={requestIssues.map((issue) => `${issue.path}: ${issue.message}`)}
+        />
+        <div className="flex justify-end">
+          <Button onClick={start} disabled={pending}>
+            {pending && <Spinner />}
+            Run test
+          </Button>
+        </div>
+
+        {result && (
+          <section aria-label="Test run result" className="space-y-4 border-t border-slate-100 pt-4">
+            <div className="flex flex-wrap items-center gap-3 text-sm">
+              <OutcomeBadge outcome={result.outcome} />
+              <span className="text-slate-600">
+                Answered <strong className="font-semibold text-slate-900">{result.response.status}</strong>
+              </span>
+              <Link href={`/projects/${projectId}/executions/${result.executionId}`} className="font-mono text-xs text-indigo-600 hover:text-indigo-500">
+                {result.executionId}
+              </Link>
+            </div>
+            <ol className="space-y-2">
+              {result.steps.map((step) => (
+                <li key={step.index} aria-label={`Step ${step.index + 1} result`} className="rounded-lg border border-slate-200">
+                  <div className="flex flex-wrap items-center gap-2 px-3 py-2 text-sm">
+                    <span className="grid size-6 place-items-center rounded-full bg-slate-100 text-xs font-semibold text-slate-600">{step.index + 1}</span>
+                    <span className="font-medium text-slate-900">{STEP_DEFINITIONS[step.type].label}</span>
+                    {step.name && <code className="font-mono text-xs text-slate-500">steps.{step.name}</code>}
+                    <span className="ml-auto flex items-center gap-2">
+                      <span className="text-xs tabular-nums text-slate-500">{formatDuration(step.durationMs)}</span>
+                      <StepStatusBadge status={step.status} />
+                    </span>
+                  </div>
+                  {step.error && <p className="border-t border-rose-100 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
+                  {step.output !== null && step.output !== undefined && (
+                    <pre className="max-h-64 overflow-auto border-t border-slate-100 bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800">{pretty(step.output)}</pre>
+                  )}
+                </li>
+              ))}
+              {result.steps.length === 0 && <li className="text-sm text-slate-500">The flow has no steps.</li>}
+            </ol>
+            <div>
+              <h3 className="text-sm font-semibold text-slate-900">Response</h3>
+              <div className="mt-2 overflow-hidden rounded-lg border border-slate-200">
+                <div className="flex flex-wrap gap-x-4 gap-y-1 border-b border-slate-100 px-3 py-2 font-mono text-xs text-slate-600">
+                  <span>
+                    <span className="text-slate-400">status</span> {result.response.status}
+                  </span>
+                  {Object.entries(result.response.headers).map(([name, value]) => (
+                    <span key={name}>
+                      <span className="text-slate-400">{name}</span> {value}
+                    </span>
+                  ))}
+                </div>
+                <pre aria-label="Response body" className="max-h-96 overflow-auto bg-slate-900 px-3 py-2 font-mono text-xs leading-5 text-slate-100">
+                  {pretty(result.response.body)}
+                </pre>
+              </div>
+            </div>
+          </section>
+        )}
+      </CardBody>
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import { timingSafeEqual } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { getPlatformDb } from "@/lib/platform-db/client";
+import { apiKeys } from "@/lib/platform-db/schema";
+import { isPermission, type Permission } from "@/lib/auth/permissions";
+import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
+
+export interface AuthenticatedApiKey {
+  id: string;
+  projectId: string;
+  permissions: Permission[];
+}
+
+const LAST_USED_PRECISION_MS = 60_000;
+const lastUsedWrites = new Map<string, number>();
+
+/** Records use at most once a minute per key and process, off the request's critical path. */
+function touchLastUsed(keyId: string): void {
+  const now = Date.now();
+  if ((lastUsedWrites.get(keyId) ?? 0) > now - LAST_USED_PRECISION_MS) return;
+  lastUsedWrites.set(keyId, now);
+  if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
+  void getPlatformDb()
+    .then((db) => db.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, keyId)))
+    .catch(() => lastUsedWrites.delete(keyId));
+}
+
+/**
+ * Resolves a presented key to its project and permissions, or null when it is malformed, unknown or
+ * revoked. Looked up by hash (an index), then compared in constant time.
+ */
+export async function authenticateApiKey(presented: string): Promise<AuthenticatedApiKey | null> {
+  if (!isWellFormedApiKey(presented)) return null;
+  const hash = hashApiKey(presented);
+  const db = await getPlatformDb();
+  const [row] = await db
+    .select({ id: apiKeys.id, projectId: apiKeys.projectId, keyHash: apiKeys.keyHash, permissions: apiKeys.permissions, revokedAt: apiKeys.revokedAt })
+    .from(apiKeys)
+    .where(eq(apiKeys.keyHash, hash))
+    .limit(1);
+  if (!row || row.revokedAt) return null;
+  if (!timingSafeEqual(Buffer.from(row.keyHash, "hex"), Buffer.from(hash, "hex"))) return null;
+  touchLastUsed(row.id);
+  return { id: row.id, projectId: row.projectId, permissions: row.permissions.filter(isPermission) };
+}

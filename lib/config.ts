@@ -1,0 +1,115 @@
+import { z } from "zod";
+
+/**
+ * The one place that reads the environment. Every variable is validated here, and a bad one stops
+ * start-up with an error that names it. Secrets are kept in this object and never logged.
+ */
+const optionalString = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === "" ? undefined : value.trim()));
+
+function urlWithSchemes(schemes: string[]) {
+  return optionalString.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return schemes.includes(new URL(value).protocol.replace(/:$/, ""));
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(" or ")}` },
+  );
+}
+
+const encryptionKeySpec = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=$/;
+
+const environmentSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATA_DIR: z.string().min(1).default(".data"),
+    DATABASE_URL: urlWithSchemes(["postgres", "postgresql"]),
+    REDIS_URL: urlWithSchemes(["redis", "rediss"]),
+    UPSTASH_REDIS_REST_URL: urlWithSchemes(["http", "https"]),
+    UPSTASH_REDIS_REST_TOKEN: optionalString,
+    ENCRYPTION_KEYS: optionalString.refine(
+      (value) => value === undefined || value.split(",").every((part) => encryptionKeySpec.test(part.trim())),
+      { message: "must be comma-separated keyId:base64 pairs, each key exactly 32 bytes (newest first)" },
+    ),
+    NEXTAUTH_SECRET: optionalString,
+    NEXTAUTH_URL: urlWithSchemes(["http", "https"]),
+    GITHUB_ID: optionalString,
+    GITHUB_SECRET: optionalString,
+    OUTBOUND_ALLOWED_HOSTS: optionalString,
+    TRUSTED_PROXY: optionalString.refine(
+      (value) => value === undefined || value === "none" || /^[a-z0-9-]+$/i.test(value),
+      { message: "must be none or the name of the header your proxy sets (for example x-real-ip)" },
+    ),
+    SMTP_URL: urlWithSchemes(["smtp", "smtps"]),
+    RESEND_API_KEY: optionalString,
+    MAIL_FROM: optionalString,
+    APP_URL: urlWithSchemes(["http", "https"]),
+  })
+  .superRefine((env, ctx) => {
+    if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [env.UPSTASH_REDIS_REST_URL ? "UPSTASH_REDIS_REST_TOKEN" : "UPSTASH_REDIS_REST_URL"],
+        message: "UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN are set together",
+      });
+    }
+    if (env.REDIS_URL && env.UPSTASH_REDIS_REST_URL) {
+      ctx.addIssue({ code: "custom", path: ["REDIS_URL"], message: "set REDIS_URL or UPSTASH_REDIS_REST_URL, not both" });
+    }
+    if (Boolean(env.GITHUB_ID) !== Boolean(env.GITHUB_SECRET)) {
+      ctx.addIssue({ code: "custom", path: [env.GITHUB_ID ? "GITHUB_SECRET" : "GITHUB_ID"], message: "GITHUB_ID and GITHUB_SECRET are set together" });
+    }
+    if (env.NODE_ENV === "production") {
+      for (const name of ["ENCRYPTION_KEYS", "NEXTAUTH_SECRET"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required in production" });
+      }
+    }
+  });
+
+export type AppConfig = z.infer<typeof environmentSchema> & {
+  /** True when no DATABASE_URL is set: PGlite, memory KV and the local mailbox. */
+  embedded: boolean;
+  kvBackend: "memory" | "redis" | "upstash";
+  isProduction: boolean;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+export function parseConfig(env: Record<string, string | undefined>): AppConfig {
+  const result = environmentSchema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((issue) => `${issue.path.join(".") || "environment"} ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${lines.join("; ")}`);
+  }
+  const parsed = result.data;
+  return {
+    ...parsed,
+    embedded: !parsed.DATABASE_URL,
+    kvBackend: parsed.REDIS_URL ? "redis" : parsed.UPSTASH_REDIS_REST_URL ? "upstash" : "memory",
+    isProduction: parsed.NODE_ENV === "production",
+  };
+}
+
+let cached: AppConfig | undefined;
+
+export function getConfig(): AppConfig {
+  cached ??= parseConfig(process.env);
+  return cached;
+}
+
+/** Tests change the environment between cases. */
+export function resetConfigForTests(): void {
+  cached = undefined;
+}

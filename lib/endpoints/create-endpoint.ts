@@ -1,0 +1,40 @@
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { getPlatformDb } from "@/lib/platform-db/client";
+import { endpoints } from "@/lib/platform-db/schema";
+import { isUniqueViolation } from "@/lib/platform-db/is-unique-violation";
+import type { EndpointDefinition } from "./endpoint-definition";
+import { toDefinitionColumn, toEndpointDefinition } from "./endpoint-row";
+import { validateEndpointOrThrow } from "./validate-endpoint";
+import { bumpProjectGeneration } from "@/lib/projects/project-generation";
+
+export function duplicateEndpointError(method: string, slug: string): AppError {
+  return new AppError("conflict", `an endpoint ${method} ${slug} already exists in this project`, {
+    field: "slug",
+    issues: [{ path: "slug", message: `${method} ${slug} is already taken` }],
+  });
+}
+
+export async function createEndpoint(options: { projectId: string; input: unknown }): Promise<EndpointDefinition> {
+  const input = await validateEndpointOrThrow(options);
+  const db = await getPlatformDb();
+  try {
+    const [row] = await db
+      .insert(endpoints)
+      .values({
+        id: newId("endpoint"),
+        projectId: options.projectId,
+        name: input.name,
+        method: input.method,
+        slug: input.slug,
+        enabled: input.enabled,
+        definition: toDefinitionColumn(input),
+      })
+      .returning();
+    await bumpProjectGeneration(options.projectId);
+    return toEndpointDefinition(row!);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEndpointError(input.method, input.slug);
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+import { AppError, errorBody, isAppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { runFlow } from "@/lib/flow/engine/run-flow";
+import { writeExecutionLog } from "@/lib/flow/execution-log/write-execution-log";
+import { createProjectFlowServices } from "@/lib/flow-services/create-project-flow-services";
+import { authenticateCaller } from "./authenticate-caller";
+import { corsHeaders, preflightHeaders } from "./cors";
+import { getProjectRuntime, type ProjectRuntime, type RuntimeEndpoint } from "./project-runtime";
+import { rateLimitCaller } from "./rate-limit-caller";
+import { queryObject, readInvocationBody } from "./read-invocation-body";
+import { answerForRun } from "./answer-for-run";
+import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse, type CachedResponse } from "./response-cache";
+
+/**
+ * The invocation core: a Fetch handler with no framework imports. The App Router route handler and
+ * the production server's fast path both call it (DESIGN.md section 4):
+ * match → authenticate → rate limit → CORS → cache lookup → read body → run flow → render →
+ * store cache entry → write execution log (after the response, through `waitUntil`).
+ */
+export interface InvocationHooks {
+  /** Keeps work that runs after the response alive: Next's after(), the server's tracked promises. */
+  waitUntil(task: Promise<unknown>): void;
+}
+
+export const INVOCATION_PATH = /^\/api\/projects\/([^/]+)\/fn\/([^/]+)\/?$/;
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+const JSON_TYPE = "application/json; charset=utf-8";
+
+interface Outcome extends CachedResponse {
+  executionId: string | null;
+  cacheable: boolean;
+}
+
+function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+}
+
+function notFound(headers: Record<string, string> = {}): Response {
+  return jsonResponse(404, { error: "not found" }, headers);
+}
+
+function preflight(runtime: ProjectRuntime, slug: string, request: Request): Response {
+  const method = (request.headers.get("access-control-request-method") ?? "").toUpperCase();
+  const endpoint = runtime.routes.get(`${method} ${slug}`);
+  if (!endpoint) return notFound();
+  const headers = preflightHeaders(request.headers.get("origin"), endpoint.definition.allowedOrigins, method, request.headers.get("access-control-request-headers"));
+  return new Response(null, { status: 204, headers });
+}
+
+async function execute(
+  request: Request,
+  url: URL,
+  runtime: ProjectRuntime,
+  endpoint: RuntimeEndpoint,
+  user: Record<string, unknown> | null,
+  hooks: InvocationHooks,
+): Promise<Outcome> {
+  const definition = endpoint.definition;
+  const body = BODY_METHODS.has(request.method) ? await readInvocationBody(request) : {};
+  const query = queryObject(url.searchParams);
+  const executionId = newId("execution");
+  const startedAt = new Date();
+  const run = endpoint.steps
+    ? await runFlow({
+        steps: endpoint.steps,
+        context: { body, query, user },
+        services: createProjectFlowServices({ project: runtime.project, schemas: runtime.schemas, store: runtime.store, waitUntil: hooks.waitUntil }),
+      })
+    : null;
+  const { failure, ...answer } = answerForRun(definition.response, run, executionId);
+  const outcome: Outcome = {
+    ...answer,
+    executionId,
+    cacheable: endpoint.cacheable && run?.outcome === "completed" && answer.status >= 200 && answer.status < 300,
+  };
+
+  hooks.waitUntil(
+    writeExecutionLog({
+      store: runtime.store,
+      projectId: runtime.project.id,
+      retentionDays: runtime.project.logRetentionDays,
+      executionId,
+      source: { type: "endpoint", endpointId: definition.id, method: definition.method, slug: definition.slug },
+      startedAt,
+      run,
+      httpStatus: outcome.status,
+      error: failure,
+      request: { query, body },
+    }),
+  );
+  return outcome;
+}
+
+function toResponse(outcome: CachedResponse, headers: Record<string, string>): Response {
+  return new Response(outcome.body, { status: outcome.status, headers: { ...outcome.headers, ...headers, "content-type": outcome.contentType } });
+}
+
+export async function invokeEndpoint(request: Request, hooks: InvocationHooks): Promise<Response> {
+  const url = new URL(request.url);
+  const match = INVOCATION_PATH.exec(url.pathname);
+  if (!match) return notFound();
+  let corsGrant: Record<string, string> = {};
+  try {
+    const projectId = decodeURIComponent(match[1]!);
+    const slug = decodeURIComponent(match[2]!);
+    const runtime = await getProjectRuntime(projectId);
+    if (!runtime) return notFound();
+    if (request.method === "OPTIONS") return preflight(runtime, slug, request);
+    const endpoint = runtime.routes.get(`${request.method} ${slug}`);
+    if (!endpoint) return notFound();
+    const definition = endpoint.definition;
+    corsGrant = corsHeaders(request.headers.get("origin"), definition.allowedOrigins, [...Object.keys(definition.response.headers), "x-execution-id"]);
+
+    const caller = await authenticateCaller(request, definition, runtime);
+    const rateHeaders = await rateLimitCaller({ endpointId: definition.id, auth: definition.auth, subject: caller.subject });
+    const common = { ...corsGrant, ...rateHeaders };
+
+    if (!endpoint.cacheable) {
+      const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
+      return toResponse(outcome, { "cache-control": "no-store", ...common, ...(outcome.executionId ? { "x-execution-id": outcome.executionId } : {}) });
+    }
+
+    const cacheControl = `public, max-age=${definition.cacheSeconds}`;
+    const key = responseCacheKey(definition.id, definition.version, url.search);
+    const cached = await readCachedResponse(key);
+    if (cached) return toResponse(cached, { ...common, "cache-control": cacheControl, "x-cache": "hit" });
+    const { leader, result } = singleFlight(key, async () => {
+      const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
+      if (outcome.cacheable) {
+        const { status, contentType, headers, body } = outcome;
+        await storeCachedResponse(key, { status, contentType, headers, body }, definition.cacheSeconds);
+      }
+      return outcome;
+    });
+    const outcome = await result;
+    const executionHeader: Record<string, string> = leader && outcome.executionId ? { "x-execution-id": outcome.executionId } : {};
+    return toResponse(outcome, { ...common, ...executionHeader, "cache-control": outcome.cacheable ? cacheControl : "no-store", "x-cache": "miss" });
+  } catch (error) {
+    if (isAppError(error)) return jsonResponse(error.status, errorBody(error), { ...corsGrant, ...error.headers });
+    log.error("invocation failed", { path: url.pathname, error });
+    return jsonResponse(500, errorBody(new AppError("internal", "internal error")), corsGrant);
+  }
+}

@@ -1,0 +1,96 @@
+import { and, eq } from "drizzle-orm";
+import { parseFlowOrThrow, type FlowStep } from "@/lib/flow/flow-definition";
+import { log } from "@/lib/log";
+import { getPlatformDb } from "@/lib/platform-db/client";
+import { endpoints, projects, schemaDefinitions } from "@/lib/platform-db/schema";
+import { toStoredSchema, type StoredSchema } from "@/lib/schemas/stored-schema";
+import { getRecordStore } from "@/lib/records/get-record-store";
+import type { RecordStore } from "@/lib/records/record-store";
+import { getProjectDatabaseTarget } from "@/lib/projects/get-project-database-target";
+import type { EndpointDefinition } from "../endpoint-definition";
+import { toEndpointDefinition } from "../endpoint-row";
+import { readProjectGeneration } from "@/lib/projects/project-generation";
+
+/** An enabled endpoint ready to run: the definition with its steps parsed once. */
+export interface RuntimeEndpoint {
+  definition: EndpointDefinition;
+  /** Null when the stored flow no longer validates (it then answers 500, logged). */
+  steps: readonly FlowStep[] | null;
+  cacheable: boolean;
+}
+
+/** What the hot path needs of a project, loaded in one go and cached in process. */
+export interface ProjectRuntime {
+  project: typeof projects.$inferSelect;
+  generation: string;
+  loadedAt: number;
+  /** `${method} ${slug}` → endpoint. */
+  routes: Map<string, RuntimeEndpoint>;
+  /** The project's schema definitions, for the records service inside flows. */
+  schemas: StoredSchema[];
+  /** The customer database handle (its URL decrypted once per load, not per call). */
+  store: RecordStore;
+}
+
+/**
+ * Definitions are cached per project and checked against the project's generation in the shared
+ * key-value store on every call, so an edit is visible to the next call on every instance. Every
+ * change the hot path depends on bumps the generation: endpoints, schemas and project settings.
+ * The age limit bounds staleness while that store is unreachable.
+ */
+const MAX_AGE_MS = 30_000;
+const MAX_PROJECTS = 5_000;
+
+const cache = new Map<string, ProjectRuntime>();
+const loading = new Map<string, Promise<ProjectRuntime | null>>();
+
+function toRuntimeEndpoint(definition: EndpointDefinition): RuntimeEndpoint {
+  let steps: readonly FlowStep[] | null = null;
+  try {
+    steps = parseFlowOrThrow(definition.steps);
+  } catch (error) {
+    log.error("stored endpoint flow is invalid", { endpointId: definition.id, error });
+  }
+  return { definition, steps, cacheable: definition.method === "GET" && definition.auth === "public" && definition.cacheSeconds > 0 };
+}
+
+async function loadProjectRuntime(projectId: string, generation: string): Promise<ProjectRuntime | null> {
+  const db = await getPlatformDb();
+  const [projectRows, endpointRows, schemaRows] = await Promise.all([
+    db.select().from(projects).where(eq(projects.id, projectId)).limit(1),
+    db
+      .select()
+      .from(endpoints)
+      .where(and(eq(endpoints.projectId, projectId), eq(endpoints.enabled, true))),
+    db.select().from(schemaDefinitions).where(eq(schemaDefinitions.projectId, projectId)),
+  ]);
+  const project = projectRows[0];
+  if (!project) return null;
+  const routes = new Map<string, RuntimeEndpoint>();
+  for (const row of endpointRows) routes.set(`${row.method} ${row.slug}`, toRuntimeEndpoint(toEndpointDefinition(row)));
+  const store = getRecordStore(getProjectDatabaseTarget(project));
+  return { project, generation, loadedAt: Date.now(), routes, schemas: schemaRows.map(toStoredSchema), store };
+}
+
+/** The project's runtime, fresh for its current generation; null when the project does not exist. */
+export async function getProjectRuntime(projectId: string): Promise<ProjectRuntime | null> {
+  const generation = await readProjectGeneration(projectId);
+  const cached = cache.get(projectId);
+  if (cached && cached.generation === generation && Date.now() - cached.loadedAt < MAX_AGE_MS) return cached;
+  const key = `${projectId}@${generation}`;
+  let pending = loading.get(key);
+  if (!pending) {
+    pending = loadProjectRuntime(projectId, generation).then((runtime) => {
+      if (runtime) {
+        if (cache.size >= MAX_PROJECTS && !cache.has(projectId)) cache.delete(cache.keys().next().value!);
+        cache.set(projectId, runtime);
+      } else {
+        cache.delete(projectId);
+      }
+      return runtime;
+    });
+    loading.set(key, pending);
+    void pending.finally(() => loading.delete(key)).catch(() => undefined);
+  }
+  return pending;
+}

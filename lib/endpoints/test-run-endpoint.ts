@@ -1,0 +1,82 @@
+import { z } from "zod";
+import { AppError, issuesFromZod } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { runFlow, type FlowOutcome, type StepResult } from "@/lib/flow/engine/run-flow";
+import { writeExecutionLog } from "@/lib/flow/execution-log/write-execution-log";
+import { createProjectFlowServices } from "@/lib/flow-services/create-project-flow-services";
+import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
+import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
+import { listSchemas } from "@/lib/schemas/list-schemas";
+import { validateEndpointOrThrow } from "./validate-endpoint";
+import { answerForRun } from "./invoke/answer-for-run";
+
+export const testRunInput = z
+  .object({
+    /** The unsaved draft: an endpoint definition; name, method and slug may be left out. */
+    endpoint: z.record(z.string(), z.unknown()),
+    body: z.record(z.string(), z.unknown()).default({}),
+    query: z.record(z.string(), z.union([z.string(), z.array(z.string())])).default({}),
+    /** A sample end-user profile for end_user endpoints. */
+    user: z.record(z.string(), z.unknown()).nullable().default(null),
+    /** The saved endpoint this draft edits, so its log lists the test run too. */
+    endpointId: z.string().max(64).nullable().default(null),
+  })
+  .strict();
+
+export interface TestRunResult {
+  executionId: string;
+  outcome: FlowOutcome;
+  steps: StepResult[];
+  response: { status: number; headers: Record<string, string>; body: unknown };
+}
+
+/**
+ * Runs an unsaved draft against a sample body, query and user. Steps run for real (records are
+ * written, emails sent); the answer has every step's result and output and the rendered response,
+ * and the run is logged as a test run.
+ */
+export async function testRunEndpoint(options: { project: ProjectRow; input: unknown; waitUntil?: (task: Promise<unknown>) => void }): Promise<TestRunResult> {
+  const parsed = testRunInput.safeParse(options.input);
+  if (!parsed.success) throw new AppError("validation_failed", "invalid test run", { issues: issuesFromZod(parsed.error) });
+  const { body, query, user } = parsed.data;
+  const draft = { name: "Draft", method: "GET", slug: "draft", ...parsed.data.endpoint };
+  const endpoint = await validateEndpointOrThrow({ projectId: options.project.id, input: draft }).catch((error: unknown) => {
+    if (error instanceof AppError && error.issues) {
+      throw new AppError(error.code, error.message, { issues: error.issues.map((issue) => ({ ...issue, path: `endpoint.${issue.path}`.replace(/\.$/, "") })) });
+    }
+    throw error;
+  });
+
+  const schemas = await listSchemas({ projectId: options.project.id });
+  const executionId = newId("execution");
+  const startedAt = new Date();
+  const run = await runFlow({
+    steps: endpoint.steps,
+    context: { body, query, user },
+    services: createProjectFlowServices({ project: options.project, schemas, waitUntil: options.waitUntil }),
+  });
+  const { failure, ...answer } = answerForRun(endpoint.response, run, executionId);
+
+  const store = await getProjectRecordStore({ project: options.project });
+  await writeExecutionLog({
+    store,
+    projectId: options.project.id,
+    retentionDays: options.project.logRetentionDays,
+    executionId,
+    source: { type: "test_run", endpointId: parsed.data.endpointId },
+    startedAt,
+    run,
+    httpStatus: answer.status,
+    error: failure,
+    request: { query, body },
+  });
+
+  let responseBody: unknown = answer.body;
+  if (answer.contentType.startsWith("application/json")) responseBody = JSON.parse(answer.body);
+  return {
+    executionId,
+    outcome: run.outcome,
+    steps: run.steps,
+    response: { status: answer.status, headers: { ...answer.headers, "content-type": answer.contentType }, body: responseBody },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * The one error class of the platform. Every failure a caller may see is an AppError with a code
+ * from a closed set; the code decides the HTTP status. Anything else is an internal error that is
+ * logged and answered with a generic 500 that reveals nothing.
+ */
+export const ERROR_CODES = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  unique_violation: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  validation_failed: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+  timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorIssue {
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  issues?: ErrorIssue[];
+  /** For unique violations: the field whose value is taken. */
+  field?: string;
+  /** Headers the HTTP layer adds to the answer (Retry-After, ...). */
+  headers?: Record<string, string>;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly issues?: ErrorIssue[];
+  readonly field?: string;
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_CODES[code];
+    this.issues = options.issues;
+    this.field = options.field;
+    this.headers = options.headers;
+  }
+
+  /** Server-side failures keep their message in the logs only. */
+  get isPublic(): boolean {
+    return this.status < 500 || this.code === "unavailable" || this.code === "timeout";
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+export function validationError(message: string, issues: ErrorIssue[]): AppError {
+  return new AppError("validation_failed", message, { issues });
+}
+
+/** Turns zod issues into the public `{path, message}` shape (`steps.2.limit`). */
+export function issuesFromZod(error: { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> }, prefix = ""): ErrorIssue[] {
+  return error.issues.map((issue) => ({
+    path: [prefix, ...issue.path.map(String)].filter(Boolean).join("."),
+    message: issue.message,
+  }));
+}
+
+/** The JSON body an error is answered with: `{"error": "...", "issues": [...]}`. */
+export function errorBody(error: AppError): { error: string; issues?: ErrorIssue[]; field?: string } {
+  const body: { error: string; issues?: ErrorIssue[]; field?: string } = {
+    error: error.isPublic ? error.message : "internal error",
+  };
+  if (error.issues?.length) body.issues = error.issues;
+  if (error.field) body.field = error.field;
+  return body;
+}

@@ -1,0 +1,169 @@
+import { AppError, validationError, type ErrorIssue } from "@/lib/errors";
+import { readJson } from "@/lib/http/read-json";
+import { effectiveFields, type FieldOfType, type SchemaDefinition } from "@/lib/schemas/schema-definition";
+import { FILE_LIMITS, fileFieldLimit } from "./file-limits";
+import { multipartBoundary, parseMultipart, type MultipartPart, type MultipartPartHead, type PartPlan } from "./multipart/parse-multipart";
+import { normalizeContentType, sanitizeFilename, uploadAccepted } from "./upload-metadata";
+
+/** A file sent for a top-level file field of the schema. */
+export interface RecordUpload {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface RecordRequestInput {
+  /** The record values as sent (validated later by the records service). */
+  values: unknown;
+  uploads: RecordUpload[];
+}
+
+export interface ReadRecordRequestOptions {
+  schema: SchemaDefinition;
+  /** The platform's per-file limit (a field's maxBytes can only lower it). */
+  maxFileBytes?: number;
+}
+
+/** The multipart part that holds the record values as JSON. */
+export const VALUES_PART = "data";
+
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;|$)/i;
+const MULTIPART_TYPE = /^multipart\/form-data\s*(;|$)/i;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * Reads a record write (create or update) from a request:
+ * - `application/json` (or no content type): the body is the record values.
+ * - `multipart/form-data`: a part named `data` holding JSON (typed application/json, or untyped when
+ *   the schema has no field named `data`) and/or plain form fields hold the values (text; repeated
+ *   names become lists); parts named after top-level file fields carry files. An empty file input
+ *   (no filename, no bytes) is ignored. Each file is limited while streaming (413), its content
+ *   type is recorded and checked against the field's `accept` (422).
+ * Anything else is 415.
+ */
+export async function readRecordRequest(request: Request, options: ReadRecordRequestOptions): Promise<RecordRequestInput> {
+  const contentType = request.headers.get("content-type")?.trim() ?? "";
+  if (contentType === "" || JSON_TYPE.test(contentType)) return { values: await readJson(request), uploads: [] };
+  if (!MULTIPART_TYPE.test(contentType)) {
+    throw new AppError("unsupported_media_type", "send the record as application/json or multipart/form-data");
+  }
+  const boundary = multipartBoundary(contentType);
+  if (!boundary) throw new AppError("bad_request", "the multipart content type names no valid boundary");
+  return readMultipartRecord(request, boundary, options);
+}
+
+async function readMultipartRecord(request: Request, boundary: string, options: ReadRecordRequestOptions): Promise<RecordRequestInput> {
+  const { schema } = options;
+  const fields = effectiveFields(schema);
+  const fileFields = new Map(fields.filter((field): field is FieldOfType<"file"> => field.type === "file").map((field) => [field.name, field]));
+  const hasValuesField = fields.some((field) => field.name === VALUES_PART);
+  const limitOf = (field: FieldOfType<"file">) => fileFieldLimit(field, options.maxFileBytes);
+
+  const maxTotalBytes = FILE_LIMITS.textBytes + FILE_LIMITS.framingAllowanceBytes + [...fileFields.values()].reduce((sum, field) => sum + limitOf(field), 0);
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxTotalBytes) throw new AppError("payload_too_large", `request body is larger than ${maxTotalBytes} bytes`);
+
+  const isValuesPart = (head: MultipartPartHead) =>
+    head.name === VALUES_PART && (JSON_TYPE.test(head.contentType ?? "") || (!hasValuesField && head.filename === null));
+  const filesSeen = new Set<string>();
+  const planPart = (head: MultipartPartHead): PartPlan => {
+    if (isValuesPart(head)) return { kind: "text" };
+    if (!isFilePart(head, fileFields)) return { kind: "text" };
+    const field = fileFields.get(head.name);
+    if (!field) {
+      throw validationError(`"${head.name}" is not a file field of ${schema.name}`, [{ path: head.name, message: `is not a file field of ${schema.name}` }]);
+    }
+    if (filesSeen.has(head.name)) throw validationError(`file field "${head.name}" is sent more than once`, [{ path: head.name, message: "takes one file" }]);
+    filesSeen.add(head.name);
+    return { kind: "file", maxBytes: limitOf(field) };
+  };
+
+  const parts = await parseMultipart(request.body, boundary, {
+    planPart,
+    maxTotalBytes,
+    maxTextBytes: FILE_LIMITS.textBytes,
+    maxParts: FILE_LIMITS.maxParts,
+    maxHeaderBytes: FILE_LIMITS.maxPartHeaderBytes,
+  });
+  return assembleRecordInput(parts, { schema, fileFields, isValuesPart });
+}
+
+/**
+ * A part carries a file when it has a filename, or when it is named after a file field and has a
+ * Content-Type (some clients leave the filename out; browsers never type their text fields).
+ */
+function isFilePart(head: MultipartPartHead, fileFields: ReadonlyMap<string, unknown>): boolean {
+  return head.filename !== null || (fileFields.has(head.name) && head.contentType !== null);
+}
+
+function decodeText(part: MultipartPart): string {
+  try {
+    return utf8.decode(part.data);
+  } catch {
+    throw new AppError("bad_request", `form field "${part.name}" is not UTF-8 text`);
+  }
+}
+
+function assembleRecordInput(
+  parts: MultipartPart[],
+  context: { schema: SchemaDefinition; fileFields: ReadonlyMap<string, FieldOfType<"file">>; isValuesPart: (head: MultipartPartHead) => boolean },
+): RecordRequestInput {
+  const issues: ErrorIssue[] = [];
+  let jsonValues: Record<string, unknown> | null = null;
+  const formValues = new Map<string, string[]>();
+  const uploads: RecordUpload[] = [];
+
+  for (const part of parts) {
+    if (context.isValuesPart(part)) {
+      if (jsonValues) throw new AppError("bad_request", `the "${VALUES_PART}" part is sent more than once`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(decodeText(part));
+      } catch (error) {
+        if (error instanceof AppError) throw error;
+        throw new AppError("bad_request", `the "${VALUES_PART}" part is not valid JSON`);
+      }
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+        throw validationError(`the "${VALUES_PART}" part must be a JSON object`, [{ path: "", message: "must be a JSON object" }]);
+      }
+      jsonValues = parsed as Record<string, unknown>;
+    } else if (!isFilePart(part, context.fileFields)) {
+      const list = formValues.get(part.name) ?? [];
+      list.push(decodeText(part));
+      formValues.set(part.name, list);
+    } else {
+      const field = context.fileFields.get(part.name)!;
+      // A file input left empty: browsers send it with an empty filename and no bytes.
+      if (!part.filename && part.data.length === 0) continue;
+      const contentType = normalizeContentType(part.contentType);
+      if (contentType === null) {
+        issues.push({ path: part.name, message: "has a content type that is not a valid media type" });
+        continue;
+      }
+      const upload = { field: part.name, filename: sanitizeFilename(part.filename), contentType, data: part.data };
+      if (!uploadAccepted(field.accept, upload)) {
+        issues.push({ path: part.name, message: `must be one of the accepted types ${field.accept!.join(", ")} (got ${contentType}, ${JSON.stringify(upload.filename)})` });
+        continue;
+      }
+      uploads.push(upload);
+    }
+  }
+
+  // Entries become own properties (Object.fromEntries), so a field named __proto__ is just refused by validation.
+  const entries: [string, unknown][] = Object.entries(jsonValues ?? {});
+  const given = new Set(entries.map(([key]) => key));
+  for (const [name, values] of formValues) {
+    if (given.has(name)) issues.push({ path: name, message: `is given twice (in "${VALUES_PART}" and as a form field)` });
+    else entries.push([name, values.length === 1 ? values[0] : values]);
+    given.add(name);
+  }
+  for (const upload of uploads) {
+    if (given.has(upload.field)) issues.push({ path: upload.field, message: "is given twice (as a file and as a value)" });
+  }
+  if (issues.length > 0) {
+    const first = issues[0]!;
+    throw validationError(`invalid ${context.schema.name} record: ${first.path}: ${first.message}`, issues);
+  }
+  return { values: Object.fromEntries(entries), uploads };
+}

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "@/lib/ids";
+import { getRecordStore, closeAllRecordStores } from "@/lib/records/get-record-store";
+import type { RecordStore } from "@/lib/records/record-store";
+import { runFlow } from "@/lib/flow/engine/run-flow";
+import { previewValue, PREVIEW_MAX_CHARS } from "./preview";
+import { redactSecrets, REDACTED } from "./redact";
+import { writeExecutionLog } from "./write-execution-log";
+import { listExecutions } from "./list-executions";
+import { getExecutionOrThrow } from "./get-execution-or-throw";
+import { pruneExecutions } from "./prune-executions";
+import { EXECUTIONS_COLLECTION } from "./execution-log-entry";
+
+describe("redaction", () => {
+  it("removes authorization and cookie headers, password-like fields and tokens at any depth", () => {
+    const redacted = redactSecrets({
+      headers: { Authorization: "Bearer abc", cookie: "sid=1", "x-api-key": "k", accept: "json" },
+      user: { password: "p", newPassword: "q", resetToken: "t", name: "Ann" },
+      list: [{ client_secret: "s", value: 1 }],
+      note: "called with Bearer eyJhbGciOi.secret.sig today",
+    });
+    expect(redacted).toEqual({
+      headers: { Authorization: REDACTED, cookie: REDACTED, "x-api-key": REDACTED, accept: "json" },
+      user: { password: REDACTED, newPassword: REDACTED, resetToken: REDACTED, name: "Ann" },
+      list: [{ client_secret: REDACTED, value: 1 }],
+      note: `called with Bearer ${REDACTED} today`,
+    });
+  });
+
+  it("makes keys storable: no leading $ and no dots", () => {
+    expect(Object.keys(redactSecrets({ $where: 1, "a.b": 2 }) as object)).toEqual(["＄where", "a․b"]);
+  });
+
+  it("caps previews", () => {
+    const preview = previewValue({ text: "x".repeat(PREVIEW_MAX_CHARS * 2) })!;
+    expect(preview.length).toBeLessThan(PREVIEW_MAX_CHARS + 60);
+    expect(preview).toContain("more characters");
+    expect(previewValue(null)).toBeNull();
+    expect(previewValue({ token: "abc" })).toBe(`{"token":"${REDACTED}"}`);
+  });
+});
+
+describe("execution log in the customer database", () => {
+  let store: RecordStore;
+  const projectId = newId("project");
+
+  beforeAll(() => {
+    store = getRecordStore({ projectId, kind: "local" });
+  });
+  afterAll(closeAllRecordStores);
+
+  async function logRun(outcome: "ok" | "stop", endpointId: string): Promise<string> {
+    const run = await runFlow({
+      steps:
+        outcome === "ok"
+          ? [{ type: "transform", name: "t", expression: "{password: 'p', value: body.n}" }]
+          : [{ type: "condition", checks: [{ left: "{{body.missing}}", operator: "exists" }] }, { type: "transform", expression: "body" }],
+      context: { body: { n: 1 } },
+    });
+    const executionId = newId("execution");
+    await writeExecutionLog({
+      store,
+      projectId,
+      retentionDays: 30,
+      executionId,
+      source: { type: "endpoint", endpointId, method: "GET", slug: "s" },
+      startedAt: new Date(),
+      run,
+      httpStatus: outcome === "ok" ? 200 : 422,
+      request: { query: { a: "1" }, body: { n: 1, authorization: "Bearer x" } },
+    });
+    return executionId;
+  }
+
+  it("writes entries with per-step status, duration and redacted previews; reads one back by id", async () => {
+    const id = await logRun("ok", "ep_one");
+    const entry = await getExecutionOrThrow({ store, executionId: id });
+    expect(entry).toMatchObject({ id, source: "endpoint", endpointId: "ep_one", outcome: "completed", httpStatus: 200 });
+    expect(entry.steps[0]).toMatchObject({ index: 0, name: "t", type: "transform", status: "ok", error: null });
+    expect(entry.steps[0]!.outputPreview).toBe(`{"password":"${REDACTED}","value":1}`);
+    expect(entry.request?.body).toContain(REDACTED);
+    expect(typeof entry.steps[0]!.durationMs).toBe("number");
+    await expect(getExecutionOrThrow({ store, executionId: newId("execution") })).rejects.toMatchObject({ code: "not_found" });
+    await expect(getExecutionOrThrow({ store, executionId: "exe_../../etc" })).rejects.toMatchObject({ code: "not_found" });
+  });
+
+  it("lists newest first per endpoint, filters by outcome and pages with a cursor", async () => {
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push(await logRun("ok", "ep_list"));
+    ids.push(await logRun("stop", "ep_list"));
+    await logRun("ok", "ep_other");
+    const all = await listExecutions({ store, endpointId: "ep_list", query: {} });
+    expect(all.data.map((entry) => entry.id)).toEqual([...ids].reverse());
+    const stopped = await listExecutions({ store, endpointId: "ep_list", query: { outcome: "stopped" } });
+    expect(stopped.data.map((entry) => entry.id)).toEqual([ids[3]]);
+    expect(stopped.data[0]!.steps.map((step) => step.status)).toEqual(["stopped", "skipped"]);
+    const firstPage = await listExecutions({ store, endpointId: "ep_list", query: { limit: "2" } });
+    expect(firstPage.data).toHaveLength(2);
+    const secondPage = await listExecutions({ store, endpointId: "ep_list", query: { limit: "2", before: firstPage.nextBefore } });
+    expect(secondPage.data.map((entry) => entry.id)).toEqual([ids[1], ids[0]]);
+    expect(secondPage.nextBefore).toBeNull();
+    await expect(listExecutions({ store, query: { outcome: "weird" } })).rejects.toMatchObject({ code: "bad_request" });
+  });
+
+  it("prunes entries older than the retention", async () => {
+    await logRun("ok", "ep_prune");
+    const before = await store.count(EXECUTIONS_COLLECTION);
+    expect(await pruneExecutions({ store, retentionDays: 30 })).toBe(0);
+    const deleted = await pruneExecutions({ store, retentionDays: 30, now: new Date(Date.now() + 31 * 24 * 60 * 60 * 1000) });
+    expect(deleted).toBe(before);
+    expect(await store.count(EXECUTIONS_COLLECTION)).toBe(0);
+  });
+
+  it("never throws when the log cannot be written", async () => {
+    const broken = getRecordStore({ projectId: newId("project"), kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
+    await expect(
+      writeExecutionLog({ store: broken, projectId, retentionDays: 30, executionId: newId("execution"), source: { type: "test_run", endpointId: null }, startedAt: new Date(), run: null, httpStatus: 500 }),
+    ).resolves.toBeUndefined();
+  });
+});
+
+describe("execution log write queue", () => {
+  it("keeps at most two writes per project running and runs every queued one", async () => {
+    const { enqueueLogWrite } = await import("./log-write-queue");
+    let running = 0;
+    let peak = 0;
+    let done = 0;
+    const write = async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      running--;
+      done++;
+    };
+    const results = await Promise.all(Array.from({ length: 40 }, () => enqueueLogWrite("prj_queue", write)));
+    expect(results.every(Boolean)).toBe(true);
+    expect(done).toBe(40);
+    expect(peak).toBe(2);
+  });
+});
+
+describe("previews redact while serialising", () => {
+  it("hides secret-named fields and credentials in text at any depth, in any case", () => {
+    const preview = previewValue([{ profile: { Password: "p", note: "auth: BEARER abc.def" }, apiKey: "k", title: "ok" }])!;
+    expect(preview).toBe(`[{"profile":{"Password":"${REDACTED}","note":"auth: BEARER ${REDACTED}"},"apiKey":"${REDACTED}","title":"ok"}]`);
+  });
+});

@@ -1,0 +1,69 @@
+import { getConfig } from "@/lib/config";
+import type { FlowRunResult } from "@/lib/flow/engine/run-flow";
+import { log } from "@/lib/log";
+import type { RecordStore } from "@/lib/records/record-store";
+import { EXECUTIONS_COLLECTION, type ExecutionLogEntry, type ExecutionSource } from "./execution-log-entry";
+import { previewValue } from "./preview";
+import { redactSecrets } from "./redact";
+import { pruneExecutionsOccasionally } from "./prune-executions";
+import { enqueueLogWrite } from "./log-write-queue";
+
+export interface WriteExecutionLogOptions {
+  store: RecordStore;
+  projectId: string;
+  retentionDays: number;
+  executionId: string;
+  source: ExecutionSource;
+  startedAt: Date;
+  run: FlowRunResult | null;
+  httpStatus: number | null;
+  /** Why the run did not happen or failed outside a step (an invalid stored flow, a bad response header). */
+  error?: string | null;
+  request?: { query: unknown; body: unknown } | null;
+}
+
+export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "store" | "projectId" | "retentionDays">): ExecutionLogEntry {
+  const { source, run } = options;
+  return {
+    id: options.executionId,
+    source: source.type,
+    endpointId: source.type === "automation" ? null : source.endpointId,
+    automationId: source.type === "automation" ? source.automationId : null,
+    method: source.type === "endpoint" ? source.method : null,
+    slug: source.type === "endpoint" ? source.slug : null,
+    startedAt: options.startedAt.toISOString(),
+    durationMs: run?.durationMs ?? 0,
+    outcome: run?.outcome ?? "failed",
+    httpStatus: options.httpStatus,
+    error: options.error ?? run?.error?.message ?? null,
+    steps: (run?.steps ?? []).map((step) => ({
+      index: step.index,
+      name: step.name,
+      type: step.type,
+      status: step.status,
+      durationMs: step.durationMs,
+      error: step.error,
+      outputPreview: previewValue(step.output),
+    })),
+    request: options.request
+      ? { query: redactSecrets(options.request.query), body: previewValue(options.request.body) }
+      : null,
+  };
+}
+
+/**
+ * Stores a run's log in the customer's database. Called after the response (waitUntil); it never
+ * throws — a log that cannot be written is reported in the server log and the run stands.
+ */
+export async function writeExecutionLog(options: WriteExecutionLogOptions): Promise<void> {
+  try {
+    const entry = buildExecutionLogEntry(options);
+    await enqueueLogWrite(options.projectId, async () => {
+      await options.store.insert(EXECUTIONS_COLLECTION, entry as unknown as Record<string, unknown>, { timeoutMs: 30_000 });
+    });
+    pruneExecutionsOccasionally({ store: options.store, projectId: options.projectId, retentionDays: options.retentionDays });
+  } catch (error) {
+    if (getConfig().NODE_ENV !== "test") log.error("execution log could not be written", { projectId: options.projectId, executionId: options.executionId, error });
+    else log.warn("execution log could not be written", { executionId: options.executionId, error });
+  }
+}

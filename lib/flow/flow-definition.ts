@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { AppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
+import { FLOW_LIMITS } from "@/lib/flow/limits";
+import { conditionStep } from "./steps/condition/definition";
+import { createStep } from "./steps/create/definition";
+import { emailStep } from "./steps/email/definition";
+import { httpStep } from "./steps/http/definition";
+import { queryStep } from "./steps/query/definition";
+import type { StepDefinition } from "./steps/step-definition";
+import type { StepKind } from "./steps/step-kind";
+import { transformStep } from "./steps/transform/definition";
+import { updateStep } from "./steps/update/definition";
+import { webhookStep } from "./steps/webhook/definition";
+
+/**
+ * The schema of a flow's `steps` array as the management API reads and writes it (DESIGN.md
+ * section 5). Browser-safe: the editor validates with the same schema.
+ */
+
+const OUTPUT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
+
+const commonStepFields = z.object({
+  /** Output name: the step's output is stored as `steps.<name>`. Optional. */
+  name: z
+    .string()
+    .trim()
+    .regex(OUTPUT_NAME, "must start with a letter and contain only letters, digits and _ (at most 64)")
+    .or(z.literal(""))
+    .nullish()
+    .transform((name) => name || null),
+  enabled: z.boolean().default(true),
+  continueOnError: z.boolean().default(false),
+});
+
+function stepSchema<K extends StepKind, Shape extends z.ZodRawShape>(definition: StepDefinition<K, z.ZodObject<Shape>>) {
+  const schema = z.object({ ...commonStepFields.shape, ...definition.settings.shape, type: z.literal(definition.id) });
+  const refine = definition.refine?.bind(definition);
+  return refine === undefined ? schema : schema.superRefine((step, ctx) => refine(step as z.output<z.ZodObject<Shape>>, ctx));
+}
+
+/** One step: common fields plus the fields of its kind, chosen by `type`. */
+export const flowStepSchema = z.discriminatedUnion("type", [
+  stepSchema(queryStep),
+  stepSchema(transformStep),
+  stepSchema(conditionStep),
+  stepSchema(createStep),
+  stepSchema(updateStep),
+  stepSchema(httpStep),
+  stepSchema(webhookStep),
+  stepSchema(emailStep),
+]);
+
+export type FlowStep = z.output<typeof flowStepSchema>;
+/** A step as written by a client (defaults may be left out). */
+export type FlowStepInput = z.input<typeof flowStepSchema>;
+export type FlowStepOf<K extends StepKind> = Extract<FlowStep, { type: K }>;
+
+/** A flow's steps: at most 20, output names unique. */
+export const flowStepsSchema = z
+  .array(flowStepSchema)
+  .max(FLOW_LIMITS.maxSteps, `a flow has at most ${FLOW_LIMITS.maxSteps} steps`)
+  .superRefine((steps, ctx) => {
+    const seen = new Map<string, number>();
+    for (const [index, step] of steps.entries()) {
+      if (step.name === null) continue;
+      const first = seen.get(step.name);
+      if (first === undefined) seen.set(step.name, index);
+      else ctx.addIssue({ code: "custom", path: [index, "name"], message: `output name "${step.name}" is already used by step ${first}` });
+    }
+  });
+
+export type ValidateFlowResult = { ok: true; steps: FlowStep[] } | { ok: false; issues: ErrorIssue[] };
+
+/**
+ * Validates a flow's steps as the management API receives them: shape, limits, unique output names,
+ * filter lines, and JMESPath expressions compiled within their limits. Issues carry paths like
+ * `steps.2.expression` for the 422 answer.
+ */
+export function validateFlow(steps: unknown): ValidateFlowResult {
+  const result = flowStepsSchema.safeParse(steps);
+  if (result.success) {
+    validatedFlows.add(result.data);
+    return { ok: true, steps: result.data };
+  }
+  return { ok: false, issues: issuesFromZod(result.error, "steps") };
+}
+
+/** Like validateFlow, but throws AppError("validation_failed") (422) with the issues. */
+export function parseFlowOrThrow(steps: unknown): FlowStep[] {
+  const result = validateFlow(steps);
+  if (!result.ok) throw new AppError("validation_failed", "invalid flow", { issues: result.issues });
+  return result.steps;
+}
+
+// Arrays produced by validateFlow, and raw arrays already parsed, so a run never parses twice.
+const validatedFlows = new WeakSet<readonly unknown[]>();
+const parsedFlows = new WeakMap<readonly unknown[], FlowStep[]>();
+
+/**
+ * The parsed steps of a flow, parsed once per array: a validateFlow result is used as it is, other
+ * arrays (a definition read back from storage) are parsed on first use and remembered. Treat the
+ * array as immutable afterwards. Throws AppError("validation_failed") for an invalid flow.
+ */
+export function parseFlowCached(steps: readonly unknown[]): readonly FlowStep[] {
+  if (validatedFlows.has(steps)) return steps as readonly FlowStep[];
+  const cached = parsedFlows.get(steps);
+  if (cached !== undefined) return cached;
+  const parsed = parseFlowOrThrow(steps);
+  parsedFlows.set(steps, parsed);
+  return parsed;
+}

@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { FLOW_LIMITS } from "@/lib/flow/limits";
+import { fieldValuesSchema, schemaNameSchema } from "../shared/fields";
+import { defineStep } from "../step-definition";
+
+/** Creates one record; the records API validation applies. Output: the created record. */
+export const createStep = defineStep({
+  id: "create",
+  label: "Create record",
+  description: "Create a record from field values (templates); required, type, unique and relation rules apply.",
+  settings: z.object({
+    schema: schemaNameSchema,
+    /** Field → template; a single placeholder keeps its type. */
+    values: fieldValuesSchema.default({}),
+  }),
+  defaults: { schema: "", values: {} },
+  timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
+});

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { FLOW_LIMITS } from "@/lib/flow/limits";
+import { fieldNameSchema, schemaNameSchema } from "../shared/fields";
+import { filterLinesSchema } from "../shared/filter-lines";
+import { defineStep } from "../step-definition";
+
+/** Reads records of one schema. Output: the array of matched records (expanded relations under `expand.<field>`). */
+export const queryStep = defineStep({
+  id: "query",
+  label: "Query records",
+  description: "Find records of a schema by equality filters; the output is the array of records.",
+  settings: z.object({
+    schema: schemaNameSchema,
+    /** One `field=<template>` per line; all must match. */
+    filters: filterLinesSchema.default(""),
+    limit: z.number().int().min(1).max(FLOW_LIMITS.maxQueryLimit).default(20),
+    /** `field` (ascending) or `-field` (descending); empty for the store's order. */
+    sort: z
+      .string()
+      .trim()
+      .regex(/^(-?[A-Za-z_][A-Za-z0-9_-]{0,63})?$/, "must be a field name, optionally prefixed with - for descending")
+      .nullish()
+      .transform((sort) => sort || null),
+    /** Relation fields whose related documents are included under `expand.<field>`. */
+    expand: z.array(fieldNameSchema).max(FLOW_LIMITS.maxExpand).default([]),
+  }),
+  defaults: { schema: "", filters: "", limit: 20, sort: null, expand: [] },
+  timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
+});

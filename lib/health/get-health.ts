@@ -1,0 +1,52 @@
+import { getConfig } from "@/lib/config";
+import { getPlatformDb, getPlatformDbKind } from "@/lib/platform-db/client";
+import { sql } from "drizzle-orm";
+import { getKv } from "@/lib/kv/get-kv";
+import { getPlatformMailTransport } from "@/lib/mail/get-platform-mail-transport";
+
+export interface BackendHealth {
+  kind: string;
+  state: "up" | "down";
+  latencyMs?: number;
+}
+
+export interface HealthReport {
+  status: "ok" | "degraded";
+  embedded: boolean;
+  backends: Record<string, BackendHealth>;
+}
+
+async function probe(kind: string, check: () => Promise<unknown>, timeoutMs = 2_000): Promise<BackendHealth> {
+  const started = performance.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      check(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("timed out")), timeoutMs);
+      }),
+    ]);
+    return { kind, state: "up", latencyMs: Math.round(performance.now() - started) };
+  } catch {
+    return { kind, state: "down" };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Which backends are in use and whether they answer. Names kinds only: never URLs or secrets. */
+export async function getHealth(): Promise<HealthReport> {
+  const config = getConfig();
+  const platformKind = await getPlatformDbKind().catch(() => (config.DATABASE_URL ? "postgres" : "pglite"));
+  const kv = getKv();
+  const [platformDb, keyValue] = await Promise.all([
+    probe(platformKind, async () => (await getPlatformDb()).execute(sql`select 1`)),
+    probe(kv.kind, async () => {
+      if (!(await kv.ping()).ok) throw new Error("no answer");
+    }),
+  ]);
+  // Mail is not probed: connecting to a mail server on every health check would be rude to it.
+  const backends: Record<string, BackendHealth> = { platformDb, kv: keyValue, mail: { kind: getPlatformMailTransport().kind, state: "up" } };
+  const status = Object.values(backends).every((backend) => backend.state === "up") ? "ok" : "degraded";
+  return { status, embedded: config.embedded, backends };
+}

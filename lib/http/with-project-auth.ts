@@ -1,0 +1,72 @@
+import { AppError } from "@/lib/errors";
+import { roleAllows, type ProjectAction } from "@/lib/auth/permissions";
+import { getProjectOrThrow, type ProjectRow } from "@/lib/projects/get-project-or-throw";
+import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
+import { authenticateRequest, type RequestActor } from "./authenticate-request";
+import { handleApiError } from "./handle-api-error";
+import { enforceManagementRateLimit } from "./management-rate-limit";
+
+export interface ProjectRouteContext<P> {
+  request: Request;
+  params: P;
+  project: ProjectRow;
+  actor: RequestActor;
+}
+
+export interface ProjectRouteOptions {
+  /** What the route does; with several, any one of them is enough (test runs: create or update)… */
+  permission: ProjectAction | ProjectAction[];
+  /** …unless every one is needed (imports both create and replace endpoints). */
+  requireAll?: boolean;
+  /** Routes only dashboard users may call (API key management). */
+  sessionOnly?: boolean;
+}
+
+type RouteParams = { projectId: string };
+
+function notFound(): AppError {
+  return new AppError("not_found", "project not found");
+}
+
+/**
+ * The one wrapper of every project API route: authenticates (API key or dashboard session), resolves
+ * the project (404 when it does not exist or is not the caller's — never revealing which), checks the
+ * permission (403), rate-limits, and maps every error to the JSON bodies of DESIGN.md.
+ */
+export function withProjectAuth<P extends RouteParams>(
+  handler: (context: ProjectRouteContext<P>) => Promise<Response>,
+  options: ProjectRouteOptions,
+): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
+  const needed = Array.isArray(options.permission) ? options.permission : [options.permission];
+  const allows = (has: (action: ProjectAction) => boolean) => (options.requireAll ? needed.every(has) : needed.some(has));
+  const joiner = options.requireAll ? " and " : " or ";
+  return async (request, context) => {
+    try {
+      const params = await context.params;
+      const actor = await authenticateRequest(request);
+      let project: ProjectRow;
+      if (actor.type === "api_key") {
+        if (actor.projectId !== params.projectId) throw notFound();
+        project = await getProjectOrThrow({ projectId: params.projectId });
+        if (options.sessionOnly) throw new AppError("forbidden", "this action is only available in the dashboard");
+        if (!allows((permission) => (actor.permissions as string[]).includes(permission))) {
+          throw new AppError("forbidden", `the API key lacks the permission ${needed.join(joiner)}`);
+        }
+      } else {
+        project = await getProjectOrThrow({ projectId: params.projectId }).catch(() => {
+          throw notFound();
+        });
+        const membership = await getWorkspaceMembershipOrThrow({ workspaceId: project.workspaceId, userId: actor.userId }).catch(() => {
+          throw notFound();
+        });
+        if (!allows((action) => roleAllows(membership.role, action))) {
+          throw new AppError("forbidden", "only workspace admins can do this");
+        }
+      }
+      await enforceManagementRateLimit(actor);
+      return await handler({ request, params, project, actor });
+    } catch (error) {
+      return handleApiError(error, { route: new URL(request.url).pathname, method: request.method });
+    }
+  };
+}

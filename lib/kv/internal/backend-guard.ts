@@ -1,0 +1,116 @@
+import type { KvKind, KvLogger } from "@/lib/kv/kv";
+
+export type KvArea = "rate limiter" | "cache" | "pub/sub" | "connection";
+
+/** Thrown when a call is not even attempted because the connection is known to be down. */
+export class KvUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "KvUnavailableError";
+  }
+}
+
+export class KvTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`no answer within ${timeoutMs} ms`);
+    this.name = "KvTimeoutError";
+  }
+}
+
+/**
+ * Logs at most one warning per area per interval, and says how many were held back. Uses the
+ * monotonic clock so tests that move Date do not change it.
+ */
+export class ThrottledWarnings {
+  private readonly lastByArea = new Map<KvArea, { at: number; suppressed: number }>();
+
+  constructor(
+    private readonly kind: KvKind,
+    private readonly logger: KvLogger,
+    private readonly intervalMs: number,
+  ) {}
+
+  warn(area: KvArea, message: string): void {
+    const now = performance.now();
+    const last = this.lastByArea.get(area);
+    if (last && now - last.at < this.intervalMs) {
+      last.suppressed += 1;
+      return;
+    }
+    const held = last && last.suppressed > 0 ? ` (${last.suppressed} similar warnings held back)` : "";
+    this.lastByArea.set(area, { at: now, suppressed: 0 });
+    this.logger.warn(`[kv:${this.kind}] ${area}: ${message}${held}`);
+  }
+}
+
+/** Races a promise against a timer; the loser's rejection is swallowed so it never goes unhandled. */
+export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new KvTimeoutError(timeoutMs)), timeoutMs);
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A Redis error reply caused by the command itself (wrong type, not an integer): the backend is
+ * fine, so it must not put the backend on cool-down.
+ */
+function isCommandError(error: unknown): boolean {
+  return error instanceof Error && /^(?:Command failed: )?(?:ERR|WRONGTYPE) /.test(error.message);
+}
+
+/** A log line that names the failure without echoing commands, values or credentials. */
+export function describeKvError(error: unknown): string {
+  if (!(error instanceof Error)) return "unknown error";
+  const message = error.message.split(", command was:")[0] ?? "";
+  return message.replace(/\/\/[^@/\s]*@/g, "//***@").slice(0, 200);
+}
+
+interface BackendGuardOptions {
+  timeoutMs: number;
+  cooldownMs: number;
+  warnings: ThrottledWarnings;
+}
+
+/**
+ * Bounds every backend call by a timeout and turns any failure into the caller's documented
+ * fallback. After a timeout or connection failure the backend is skipped for `cooldownMs`, so a
+ * dead Redis costs nothing per request; the first call after the cool-down tries again.
+ */
+export class BackendGuard {
+  readonly timeoutMs: number;
+  private readonly cooldownMs: number;
+  readonly warnings: ThrottledWarnings;
+  private skipUntil = 0;
+
+  constructor(options: BackendGuardOptions) {
+    this.timeoutMs = options.timeoutMs;
+    this.cooldownMs = options.cooldownMs;
+    this.warnings = options.warnings;
+  }
+
+  /** True while the backend is on cool-down after a failure. */
+  get coolingDown(): boolean {
+    return performance.now() < this.skipUntil;
+  }
+
+  markFailed(): void {
+    this.skipUntil = performance.now() + this.cooldownMs;
+  }
+
+  async run<T>(area: KvArea, operation: () => Promise<T>, fallback: () => T, consequence: string): Promise<T> {
+    if (this.coolingDown) {
+      this.warnings.warn(area, `backend unavailable; ${consequence}`);
+      return fallback();
+    }
+    try {
+      return await withTimeout(operation(), this.timeoutMs);
+    } catch (error) {
+      if (!isCommandError(error)) this.markFailed();
+      this.warnings.warn(area, `${describeKvError(error)}; ${consequence}`);
+      return fallback();
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+/**
+ * The platform database holds configuration only (DESIGN.md section 2). Records, uploads, end users
+ * and execution logs live in the customer's database.
+ */
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    name: text("name"),
+    passwordHash: text("password_hash"),
+    githubId: text("github_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), uniqueIndex("users_github_id_unique").on(t.githubId)],
+);
+
+export const workspaces = pgTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const WORKSPACE_ROLES = ["admin", "member"] as const;
+export type WorkspaceRole = (typeof WORKSPACE_ROLES)[number];
+
+export const memberships = pgTable(
+  "memberships",
+  {
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: WORKSPACE_ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.userId] }), index("memberships_user_idx").on(t.userId)],
+);
+
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: WORKSPACE_ROLES }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    invitedBy: text("invited_by").references(() => users.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("invitations_token_hash_unique").on(t.tokenHash), index("invitations_email_idx").on(sql`lower(${t.email})`)],
+);
+
+export const DATABASE_KINDS = ["local", "postgres", "mongodb"] as const;
+export type DatabaseKind = (typeof DATABASE_KINDS)[number];
+
+export const projects = pgTable(
+  "projects",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    databaseKind: text("database_kind", { enum: DATABASE_KINDS }).notNull().default("local"),
+    /** AES-256-GCM envelope (lib/crypto), bound to this project's id. Null for the local database. */
+    databaseUrlEncrypted: text("database_url_encrypted"),
+    /** The URL with its password masked, for display. */
+    databaseUrlHint: text("database_url_hint"),
+    mailSettingsEncrypted: text("mail_settings_encrypted"),
+    logRetentionDays: integer("log_retention_days").notNull().default(30),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("projects_workspace_slug_unique").on(t.workspaceId, t.slug)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 of the full key, hex. Looked up by hash, compared in constant time. */
+    keyHash: text("key_hash").notNull(),
+    /** The visible start of the key (product prefix and a few characters). */
+    prefix: text("prefix").notNull(),
+    lastFour: text("last_four").notNull(),
+    permissions: jsonb("permissions").$type<string[]>().notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "date" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_project_idx").on(t.projectId)],
+);
+
+export const schemaDefinitions = pgTable(
+  "schema_definitions",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: ["collection", "auth", "component"] }).notNull(),
+    fields: jsonb("fields").$type<unknown[]>().notNull(),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("schema_definitions_project_name_unique").on(t.projectId, t.name)],
+);
+
+export const endpoints = pgTable(
+  "endpoints",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    method: text("method", { enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }).notNull(),
+    slug: text("slug").notNull(),
+    /** auth, authSchema, allowedOrigins, group, cacheSeconds, steps, response (DESIGN.md section 5). */
+    definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Bumped on every change; part of cache keys so that an edit orphans old entries everywhere. */
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("endpoints_project_method_slug_unique").on(t.projectId, t.method, t.slug)],
+);
+
+export const automations = pgTable(
+  "automations",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    trigger: jsonb("trigger").$type<Record<string, unknown>>().notNull(),
+    steps: jsonb("steps").$type<unknown[]>().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    version: integer("version").notNull().default(1),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("automations_project_idx").on(t.projectId)],
+);
+
+export const emailTemplates = pgTable(
+  "email_templates",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    subject: text("subject").notNull(),
+    html: text("html").notNull().default(""),
+    text: text("text").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("email_templates_project_name_unique").on(t.projectId, t.name)],
+);
+
+/** The development mailbox: mail the platform "sent" with no real transport configured. */
+export const localMailbox = pgTable(
+  "local_mailbox",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id"),
+    from: text("from_address").notNull(),
+    to: jsonb("to_addresses").$type<string[]>().notNull(),
+    subject: text("subject").notNull(),
+    html: text("html"),
+    text: text("text"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("local_mailbox_created_idx").on(t.createdAt)],
+);

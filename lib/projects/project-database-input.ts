@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/** How a project's customer database is chosen: the built-in local one, or a pasted URL. */
+export const projectDatabaseInput = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("local") }),
+  z.object({
+    kind: z.literal("postgres"),
+    url: z
+      .string()
+      .trim()
+      .max(2_000)
+      .refine((url) => /^postgres(ql)?:\/\//i.test(url), { message: "must start with postgres:// or postgresql://" })
+      .refine(isParsableUrl, { message: "is not a valid URL" }),
+  }),
+  z.object({
+    kind: z.literal("mongodb"),
+    url: z
+      .string()
+      .trim()
+      .max(2_000)
+      .refine((url) => /^mongodb(\+srv)?:\/\//i.test(url), { message: "must start with mongodb:// or mongodb+srv://" })
+      .refine(isParsableUrl, { message: "is not a valid URL" }),
+  }),
+]);
+
+export type ProjectDatabaseInput = z.infer<typeof projectDatabaseInput>;
+
+function isParsableUrl(url: string): boolean {
+  try {
+    // mongodb:// may list several hosts ("a:1,b:2"), which WHATWG URL refuses: check the first.
+    new URL(url.replace(/@([^/,]+),[^/]*/, "@$1"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every host:port a connection string names (MongoDB seed lists name several). */
+export function databaseHosts(url: string): Array<{ host: string; port: number | undefined }> {
+  const match = /^[a-z+]+:\/\/(?:[^@/]*@)?([^/?#]+)/i.exec(url);
+  if (!match?.[1]) return [];
+  return match[1].split(",").map((part) => {
+    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(part);
+    if (bracketed) return { host: bracketed[1]!, port: bracketed[2] ? Number(bracketed[2]) : undefined };
+    const [host, port] = part.split(":");
+    return { host: decodeURIComponent(host ?? ""), port: port ? Number(port) : undefined };
+  });
+}

@@ -1,0 +1,27 @@
+import { AppError } from "@/lib/errors";
+import { presentRecord, type PublicRecord } from "./present-record";
+import { emitRecordChange } from "./record-events";
+import { assertSchemaHasRecords, operationOptions, type RecordWriteOptions } from "./record-service-options";
+
+export interface DeleteRecordOptions extends RecordWriteOptions {
+  id: string;
+}
+
+/**
+ * Deletes one record by id and answers it as it was; a missing id is AppError("not_found").
+ * Records that point at it keep the id (expansion then reads null). Emits a "delete"
+ * record-change event when origin is "api".
+ */
+export async function deleteRecord(options: DeleteRecordOptions): Promise<PublicRecord> {
+  const { store, schema, schemas, signal } = options;
+  assertSchemaHasRecords(schema);
+  const notFound = () => new AppError("not_found", `no ${schema.name} record has the id "${options.id}"`);
+  const [stored] = await store.findByIds(schema.name, [options.id], operationOptions(signal));
+  if (!stored) throw notFound();
+  const deleted = await store.deleteMany(schema.name, [{ field: "id", op: "eq", value: options.id }], operationOptions(signal));
+  // Someone else deleted it between the read and the delete: for this caller it was not there.
+  if (deleted === 0) throw notFound();
+  const record = presentRecord({ schema, components: schemas, record: stored });
+  if (options.origin === "api") emitRecordChange({ type: "delete", projectId: options.projectId, schema: schema.name, record });
+  return record;
+}

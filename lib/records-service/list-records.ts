@@ -1,0 +1,37 @@
+import { expandRelations } from "./expand-relations";
+import type { ListQuery } from "./parse-list-query";
+import { toFindQuery } from "./parse-list-query";
+import { presentRecord, type PublicRecord } from "./present-record";
+import { assertSchemaHasRecords, type RecordServiceOptions } from "./record-service-options";
+
+export interface ListRecordsOptions extends RecordServiceOptions {
+  /** A query from parseListQuery (or built by the flow engine's query step). */
+  query: ListQuery;
+}
+
+export interface RecordList {
+  data: PublicRecord[];
+  /** `total` is null when the query asked for no count (total=false). */
+  meta: { page: number; perPage: number; total: number | null };
+}
+
+/**
+ * One page of records: filtered, searched, sorted; counted unless the query says total=false
+ * (the count runs beside the page query); relations expanded with one store query per expanded
+ * field, never per record.
+ */
+export async function listRecords(options: ListRecordsOptions): Promise<RecordList> {
+  const { store, schema, schemas, query, signal } = options;
+  assertSchemaHasRecords(schema);
+  const find = toFindQuery(query, { signal });
+  const [stored, total] = await Promise.all([
+    store.find(schema.name, find),
+    query.withTotal ? store.count(schema.name, { where: find.where, ...(find.search ? { search: find.search } : {}), ...(signal ? { signal } : {}) }) : null,
+  ]);
+  let data = stored.map((record) => presentRecord({ schema, components: schemas, record }));
+  if (query.expand.length > 0) {
+    const expansions = await expandRelations({ store, schema, schemas, records: stored, fields: query.expand, signal });
+    data = data.map((record, index) => ({ ...record, expand: expansions[index] ?? {} }));
+  }
+  return { data, meta: { page: query.page, perPage: query.perPage, total } };
+}

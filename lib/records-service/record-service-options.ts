@@ -1,0 +1,51 @@
+import { AppError } from "@/lib/errors";
+import type { RecordStore } from "@/lib/records/record-store";
+import type { SchemaDefinition } from "@/lib/schemas/schema-definition";
+
+/** What every record service needs; none of it is looked up inside, so callers decide where it comes from. */
+export interface RecordServiceOptions {
+  /** The project's customer database. */
+  store: RecordStore;
+  /** The schema whose records are read or written (a collection or auth schema). */
+  schema: SchemaDefinition;
+  /** The project's schema definitions: relation targets and components are found here by name. */
+  schemas: readonly SchemaDefinition[];
+  /** Cuts the operation off (a flow's run budget, a closed request). */
+  signal?: AbortSignal;
+}
+
+export interface RecordWriteOptions extends RecordServiceOptions {
+  projectId: string;
+  /**
+   * "api": a records API call (or the dashboard); emits a record-change event.
+   * "flow": a flow's create/update step; never emits, so automations cannot trigger each other.
+   */
+  origin: "api" | "flow";
+}
+
+/** Components are field groups inside other records; they have no collection of their own. */
+export function assertSchemaHasRecords(schema: SchemaDefinition): void {
+  if (schema.kind === "component") {
+    throw new AppError("not_found", `"${schema.name}" is a component: it has no records of its own`);
+  }
+}
+
+/** The store's operation options for a signal, without an undefined key. */
+export function operationOptions(signal: AbortSignal | undefined): { signal?: AbortSignal } {
+  return signal ? { signal } : {};
+}
+
+/**
+ * Server-side values stored with a record but never answered by the API (the auth feature's
+ * password hash and token hashes). They must not collide with the schema's fields, system fields
+ * or the forbidden key shapes; a collision is a programming error.
+ */
+export type HiddenValues = Record<string, unknown>;
+
+export function assertHiddenValues(schema: SchemaDefinition, hiddenValues: HiddenValues | undefined, declared: readonly string[]): void {
+  for (const key of Object.keys(hiddenValues ?? {})) {
+    if (key.startsWith("$") || key.includes(".") || key === "__proto__" || ["id", "createdAt", "updatedAt", "expand", ...declared].includes(key)) {
+      throw new AppError("internal", `hidden value "${key}" collides with a field of ${schema.name}`);
+    }
+  }
+}

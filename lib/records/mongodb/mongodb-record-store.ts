@@ -1,0 +1,224 @@
+import { MongoClient, type Collection, type Document } from "mongodb";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
+import { prepareChanges } from "../prepare-changes";
+import { prepareInsert } from "../prepare-insert";
+import { orderByIds, presentRecord } from "../present-record";
+import { assertCollectionName, assertFieldName } from "../record-names";
+import type { OperationOptions, RecordStore, StoredRecord, UpdateResult } from "../record-store";
+import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
+import { buildFilter } from "./build-filter";
+import { buildSort } from "./build-sort";
+import { buildUpdate } from "./build-update";
+import { ORDER_INDEX, uniqueIndexName, uniqueIndexSpec } from "./index-spec";
+import { databaseNameFromUrl, fromMongoDocument, toMongoDocument } from "./map-document";
+import { isAlreadyGone, isConcurrentIndexBuild, mapMongoError, type MongoErrorContext } from "./map-mongo-error";
+
+export interface MongoRecordStoreOptions {
+  /** A mongodb:// or mongodb+srv:// URL (decrypted; never logged). Its path names the database (default "flowpoint"). */
+  url: string;
+  maxPoolSize?: number;
+  serverSelectionTimeoutMs?: number;
+  /** Applies to operations called without timeoutMs (default 30 s). */
+  defaultTimeoutMs?: number;
+}
+
+const DEFAULT_DATABASE = "flowpoint";
+
+function openClient(options: MongoRecordStoreOptions): MongoClient {
+  try {
+    return new MongoClient(options.url, {
+      maxPoolSize: options.maxPoolSize ?? 5,
+      serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5_000,
+      connectTimeoutMS: 5_000,
+      appName: "flowpoint-records",
+      monitorCommands: true,
+    });
+  } catch (error) {
+    throw new AppError("validation_failed", "the MongoDB connection string is not valid", { issues: [{ path: "url", message: "is not a valid MongoDB connection string" }], cause: error });
+  }
+}
+
+/**
+ * The record store on MongoDB 5.0+: a thin layer of standard driver calls. Everything of ours —
+ * filters, sorts, the update document, index specs, error mapping — is in the pure modules beside
+ * this file. Each call carries maxTimeMS (the time left) and, where the driver takes one, the
+ * abort signal. metrics.queries counts the driver's commands (command monitoring).
+ */
+export function createMongoRecordStore(options: MongoRecordStoreOptions): RecordStore {
+  const client = openClient(options);
+  const db = client.db(databaseNameFromUrl(options.url) ?? DEFAULT_DATABASE);
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  const metrics = { queries: 0 };
+  client.on("commandStarted", () => {
+    metrics.queries += 1;
+  });
+  const orderIndexed = new Set<string>();
+  let closed = false;
+
+  function collectionOf(name: string): Collection<Document> {
+    return db.collection(name);
+  }
+
+  function operation<T>(opts: OperationOptions | undefined, work: (deadline: Deadline) => Promise<T>, context?: MongoErrorContext): Promise<T> {
+    if (closed) return Promise.reject(new AppError("unavailable", "the record store is closed"));
+    return runWithDeadline(opts, defaultTimeoutMs, async (deadline) => {
+      try {
+        return await work(deadline);
+      } catch (error) {
+        throw mapMongoError(error, context);
+      }
+    });
+  }
+
+  /** The default-order index helps large collections; a store that may not create it still works. */
+  async function ensureOrderIndex(collection: string, deadline: Deadline): Promise<void> {
+    if (orderIndexed.has(collection)) return;
+    orderIndexed.add(collection); // tried once per collection and store, not before every insert
+    try {
+      await collectionOf(collection).createIndex(ORDER_INDEX.key, { ...ORDER_INDEX.options, maxTimeMS: deadline.remainingMs() });
+    } catch (error) {
+      const mapped = mapMongoError(error);
+      if (mapped.code === "timeout" || mapped.code === "unavailable") {
+        orderIndexed.delete(collection);
+        throw mapped;
+      }
+      log.warn("record store: could not create the order index", { collection, code: (error as { code?: unknown }).code ?? "unknown" });
+    }
+  }
+
+  return {
+    kind: "mongodb",
+    metrics,
+
+    async insert(collection, document, opts) {
+      assertCollectionName(collection);
+      const record = prepareInsert(document, new Date());
+      return operation(opts, async (deadline) => {
+        await ensureOrderIndex(collection, deadline);
+        await collectionOf(collection).insertOne(toMongoDocument(record), { maxTimeMS: deadline.remainingMs() });
+        return record;
+      });
+    },
+
+    async find(collection, query) {
+      assertCollectionName(collection);
+      const checked = checkFindQuery(query);
+      return operation(query, async (deadline) => {
+        if (checked.limit === 0) return [];
+        const documents = await collectionOf(collection)
+          .find(buildFilter(checked), {
+            sort: buildSort(completeSort(checked.sort)),
+            skip: checked.skip,
+            limit: checked.limit,
+            maxTimeMS: deadline.remainingMs(),
+            signal: deadline.signal,
+          })
+          .toArray();
+        return documents.map(fromMongoDocument);
+      });
+    },
+
+    async count(collection, query) {
+      assertCollectionName(collection);
+      const checked = checkMatchQuery(query);
+      return operation(query, (deadline) => collectionOf(collection).countDocuments(buildFilter(checked), { maxTimeMS: deadline.remainingMs(), signal: deadline.signal }));
+    },
+
+    async findByIds(collection, ids, opts) {
+      assertCollectionName(collection);
+      const wanted = checkIds(ids);
+      return operation(opts, async (deadline): Promise<StoredRecord[]> => {
+        if (wanted.length === 0) return [];
+        const documents = await collectionOf(collection)
+          .find({ _id: { $in: wanted } } as Document, { maxTimeMS: deadline.remainingMs(), signal: deadline.signal })
+          .toArray();
+        return orderByIds(documents.map(fromMongoDocument), wanted);
+      });
+    },
+
+    async updateFirst(collection, where, changes, opts) {
+      assertCollectionName(collection);
+      const conditions = checkConditions(where);
+      const patch = prepareChanges(changes, new Date());
+      return operation(opts, async (deadline): Promise<UpdateResult> => {
+        const before = await collectionOf(collection).findOneAndUpdate(buildFilter({ where: conditions }), buildUpdate(patch), {
+          sort: buildSort(completeSort([])),
+          returnDocument: "before",
+          maxTimeMS: deadline.remainingMs(),
+        });
+        if (!before) return { matched: false, record: null, previous: null };
+        const previous = fromMongoDocument(before);
+        return { matched: true, previous, record: presentRecord({ ...previous, ...patch }) };
+      });
+    },
+
+    async deleteMany(collection, where, opts) {
+      assertCollectionName(collection);
+      const conditions = checkConditions(where);
+      return operation(opts, async (deadline) => {
+        const result = await collectionOf(collection).deleteMany(buildFilter({ where: conditions }), { maxTimeMS: deadline.remainingMs() });
+        return result.deletedCount;
+      });
+    },
+
+    async ensureUniqueIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(
+        opts,
+        async (deadline) => {
+          if (field === "id") return; // _id is unique already
+          const spec = uniqueIndexSpec(field);
+          for (let attempt = 1; ; attempt += 1) {
+            try {
+              await collectionOf(collection).createIndex(spec.key, { ...spec.options, maxTimeMS: deadline.remainingMs() });
+              return;
+            } catch (error) {
+              if (attempt >= 3 || !isConcurrentIndexBuild(error)) throw error;
+            }
+          }
+        },
+        { creatingIndexOn: field },
+      );
+    },
+
+    async dropUniqueIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(opts, async (deadline) => {
+        if (field === "id") return;
+        try {
+          await collectionOf(collection).dropIndex(uniqueIndexName(field), { maxTimeMS: deadline.remainingMs() });
+        } catch (error) {
+          if (!isAlreadyGone(error)) throw error;
+        }
+      });
+    },
+
+    async dropCollection(collection, opts) {
+      assertCollectionName(collection);
+      return operation(opts, async (deadline) => {
+        orderIndexed.delete(collection);
+        try {
+          await collectionOf(collection).drop({ maxTimeMS: deadline.remainingMs() });
+        } catch (error) {
+          if (!isAlreadyGone(error)) throw error;
+        }
+      });
+    },
+
+    async ping(opts) {
+      return operation(opts, async (deadline) => {
+        await db.command({ ping: 1 }, { signal: deadline.signal });
+      });
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await client.close();
+    },
+  };
+}

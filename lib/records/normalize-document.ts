@@ -1,0 +1,97 @@
+import { AppError, type ErrorIssue } from "@/lib/errors";
+
+/** MongoDB refuses deeper documents (100); we stay well below it on every backend. */
+export const MAX_DEPTH = 64;
+const MAX_ISSUES = 20;
+
+function keyProblem(key: string): string | undefined {
+  if (key === "") return "field names cannot be empty";
+  if (key.startsWith("$")) return 'field names cannot start with "$"';
+  if (key.includes(".")) return 'field names cannot contain "."';
+  if (key.includes("\u0000")) return "field names cannot contain the NUL character";
+  return undefined;
+}
+
+function join(path: string, key: string | number): string {
+  return path === "" ? String(key) : `${path}.${key}`;
+}
+
+function isPlainObject(value: object): value is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * Checks a value for storage and returns its plain JSON copy. The rules are the same on every
+ * backend, so a document that one accepts the others accept too: keys never start with `$`, never
+ * contain `.` or NUL and are never empty (at any depth); strings contain no NUL (PostgreSQL jsonb
+ * cannot hold it); numbers are finite; Dates become ISO 8601 strings; `undefined` members are
+ * dropped (and become null inside arrays), as JSON.stringify does. Anything else is refused.
+ */
+export function normalizeValue(value: unknown, path: string, issues: ErrorIssue[], depth = 0, checkKeys = true): unknown {
+  if (issues.length >= MAX_ISSUES) return null;
+  if (value === null || typeof value === "boolean") return value;
+  if (typeof value === "string") {
+    if (value.includes("\u0000")) issues.push({ path, message: "text cannot contain the NUL character" });
+    return value;
+  }
+  if (typeof value === "number") {
+    if (!Number.isFinite(value)) issues.push({ path, message: "numbers must be finite" });
+    return value;
+  }
+  if (value instanceof Date) {
+    if (Number.isNaN(value.getTime())) issues.push({ path, message: "invalid date" });
+    else return value.toISOString();
+    return null;
+  }
+  if (typeof value === "object") {
+    if (depth >= MAX_DEPTH) {
+      issues.push({ path, message: `values cannot be nested more than ${MAX_DEPTH} levels deep` });
+      return null;
+    }
+    if (Array.isArray(value)) {
+      return value.map((item, index) => (item === undefined ? null : normalizeValue(item, join(path, index), issues, depth + 1, checkKeys)));
+    }
+    if (!isPlainObject(value)) {
+      issues.push({ path, message: "only JSON values can be stored" });
+      return null;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      if (issues.length >= MAX_ISSUES) break;
+      const problem = checkKeys ? keyProblem(key) : undefined;
+      if (problem) {
+        issues.push({ path: join(path, key), message: problem });
+        continue;
+      }
+      if (member === undefined) continue;
+      out[key] = normalizeValue(member, join(path, key), issues, depth + 1, checkKeys);
+    }
+    return out;
+  }
+  if (value === undefined) return null;
+  issues.push({ path, message: "only JSON values can be stored" });
+  return null;
+}
+
+/**
+ * True when a (normalized) value could be stored: no key anywhere breaks the write rules. A filter
+ * literal that could not be stored can never equal a stored value, so the filter builders answer
+ * "no match" for it without asking the database.
+ */
+export function isStorableValue(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return typeof value !== "string" || !value.includes("\u0000");
+  if (Array.isArray(value)) return value.every(isStorableValue);
+  return Object.entries(value).every(([key, member]) => keyProblem(key) === undefined && isStorableValue(member));
+}
+
+/** A top-level document (a plain object), checked and copied; throws validation_failed with every issue. */
+export function normalizeDocument(document: unknown, what = "document"): Record<string, unknown> {
+  if (document === null || typeof document !== "object" || Array.isArray(document) || !isPlainObject(document)) {
+    throw new AppError("validation_failed", `the ${what} must be a JSON object`, { issues: [{ path: "", message: "must be a JSON object" }] });
+  }
+  const issues: ErrorIssue[] = [];
+  const out = normalizeValue(document, "", issues) as Record<string, unknown>;
+  if (issues.length) throw new AppError("validation_failed", `the ${what} cannot be stored`, { issues });
+  return out;
+}

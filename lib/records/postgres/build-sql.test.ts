@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { checkMatchQuery, completeSort } from "../check-query";
+import type { FieldCondition } from "../record-store";
+import { orderBySql } from "./build-order-by";
+import { SqlParams, conditionSql, likePattern, scalarGuard, whereSql } from "./build-where";
+
+function one(condition: FieldCondition): { sql: string; params: unknown[] } {
+  const [checked] = checkMatchQuery({ where: [condition] }).where;
+  if (!checked) throw new Error("condition did not check");
+  const params = new SqlParams();
+  return { sql: conditionSql(checked, params), params: params.values };
+}
+
+// Behaviour is covered against real PostgreSQL and PGlite by the contract suite; these pin the
+// parts that matter for safety and index use.
+describe("SQL built from typed conditions", () => {
+  it("passes every value as a parameter, never inside the SQL", () => {
+    const { sql, params } = one({ field: "name", op: "eq", value: "x'; DROP TABLE t; --" });
+    expect(sql).not.toContain("DROP");
+    expect(params).toEqual(['"x\'; DROP TABLE t; --"']);
+  });
+
+  it("equality on a scalar repeats the unique index predicate word for word, so the index applies", () => {
+    expect(one({ field: "email", op: "eq", value: "a@x" }).sql).toBe(`((doc->'email') = $1::jsonb AND ${scalarGuard("email")})`);
+    expect(scalarGuard("email")).toBe("jsonb_typeof(doc->'email') IN ('string', 'number', 'boolean')");
+  });
+
+  it("uses the id column for ids, and never matches what could not have been stored", () => {
+    expect(one({ field: "id", op: "eq", value: "rec_1" })).toEqual({ sql: "id = $1", params: ["rec_1"] });
+    expect(one({ field: "id", op: "in", value: ["a", 1, "b"] })).toEqual({ sql: "(id IN (SELECT jsonb_array_elements_text($1::jsonb)))", params: ['["a","b"]'] });
+    expect(one({ field: "role", op: "eq", value: { $ne: null } })).toEqual({ sql: "FALSE", params: [] });
+    expect(one({ field: "role", op: "ne", value: { $ne: null } })).toEqual({ sql: "TRUE", params: [] });
+  });
+
+  it("compares text byte-wise and numbers as numbers, each only against its own type", () => {
+    expect(one({ field: "at", op: "gte", value: "2024" }).sql).toBe(`(jsonb_typeof((doc->'at')) = 'string' AND (doc->>'at') COLLATE "C" >= $1)`);
+    expect(one({ field: "n", op: "lt", value: 5 }).sql).toBe(`(jsonb_typeof((doc->'n')) = 'number' AND (doc->'n') < $1::jsonb)`);
+  });
+
+  it("escapes LIKE wildcards and the escape character", () => {
+    expect(likePattern("100%_\\x")).toBe("%100\\%\\_\\\\x%");
+    expect(one({ field: "t", op: "contains", value: "a%" })).toEqual({
+      sql: `(jsonb_typeof((doc->'t')) = 'string' AND (doc->>'t') ILIKE $1 ESCAPE '\\')`,
+      params: ["%a\\%%"],
+    });
+  });
+
+  it("answers TRUE for no conditions", () => {
+    expect(whereSql(checkMatchQuery(undefined), new SqlParams())).toBe("TRUE");
+  });
+
+  it("orders by the createdAt/id index by default", () => {
+    expect(orderBySql(completeSort([]))).toBe(`(doc->>'createdAt') COLLATE "C" ASC, id ASC`);
+  });
+});

@@ -1,0 +1,113 @@
+import pg from "pg";
+import { log } from "@/lib/log";
+import { StatementAbortedError, type SqlExecutor, type SqlResult } from "./sql-executor";
+
+export interface PgPoolExecutorOptions {
+  /** A postgres:// connection string (decrypted; never logged). */
+  url: string;
+  /** Connections per pool (one pool per project). */
+  maxConnections?: number;
+  connectionTimeoutMs?: number;
+  /**
+   * Server-side cap for any one statement (default 5 minutes), sent once at connection start: a
+   * safety net for work whose cancellation could not be delivered.
+   */
+  statementTimeoutMs?: number;
+  /** How long an aborted statement may take to stop before its connection is closed instead. */
+  cancelGraceMs?: number;
+}
+
+/**
+ * Runs statements on a `pg` pool. Aborting really stops the server-side work: the backend running
+ * the statement gets pg_cancel_backend() over a separate short-lived connection, and the
+ * connection that ran it is then closed rather than reused (a late cancel must never hit the next
+ * statement). If the statement does not stop within cancelGraceMs, its connection is closed anyway.
+ */
+export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecutor {
+  const connectionTimeoutMillis = options.connectionTimeoutMs ?? 5_000;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.maxConnections ?? 5,
+    idleTimeoutMillis: 30_000,
+    connectionTimeoutMillis,
+    statement_timeout: options.statementTimeoutMs ?? 300_000,
+    application_name: "flowpoint-records",
+  });
+  // An idle client that loses its server must not crash the process. Codes only: no driver text.
+  pool.on("error", (error: Error & { code?: string }) => log.warn("record store: idle connection failed", { code: error.code ?? "unknown" }));
+
+  async function cancelBackend(processId: number): Promise<void> {
+    const canceller = new pg.Client({ connectionString: options.url, connectionTimeoutMillis, application_name: "flowpoint-records-cancel" });
+    try {
+      await canceller.connect();
+      await canceller.query("SELECT pg_cancel_backend($1)", [processId]);
+    } catch (error) {
+      log.warn("record store: could not cancel a statement", { code: (error as { code?: string }).code ?? "unknown" });
+    } finally {
+      canceller.end().catch(() => undefined);
+    }
+  }
+
+  async function checkOut(signal: AbortSignal): Promise<pg.PoolClient> {
+    if (signal.aborted) throw new StatementAbortedError();
+    const connecting = pool.connect();
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new StatementAbortedError());
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([connecting, aborted]);
+    } catch (error) {
+      // The pool may still hand us a client after we gave up waiting: give it straight back.
+      connecting.then((client) => client.release(), () => undefined);
+      throw error;
+    } finally {
+      if (onAbort) signal.removeEventListener("abort", onAbort);
+    }
+  }
+
+  async function onClient<T>(signal: AbortSignal, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await checkOut(signal);
+    let released = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+    const destroy = () => {
+      if (released) return;
+      released = true;
+      client.release(true);
+    };
+    const onAbort = () => {
+      const processId = (client as unknown as { processID?: number }).processID;
+      if (typeof processId === "number") void cancelBackend(processId);
+      graceTimer = setTimeout(destroy, options.cancelGraceMs ?? 5_000);
+      graceTimer.unref();
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      return await work(client);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      clearTimeout(graceTimer);
+      if (signal.aborted) destroy();
+      else if (!released) {
+        released = true;
+        client.release();
+      }
+    }
+  }
+
+  return {
+    async query(sql, params, signal): Promise<SqlResult> {
+      return onClient(signal, async (client) => {
+        const result = await client.query(sql, params);
+        return { rows: result.rows as Record<string, unknown>[], rowCount: result.rowCount ?? result.rows.length };
+      });
+    },
+    async exec(sql, signal): Promise<void> {
+      await onClient(signal, (client) => client.query(sql));
+    },
+    async close(): Promise<void> {
+      if (!pool.ended) await pool.end();
+    },
+  };
+}

@@ -1,0 +1,268 @@
+import { AppError } from "@/lib/errors";
+import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
+import { prepareChanges } from "../prepare-changes";
+import { prepareInsert } from "../prepare-insert";
+import { orderByIds, presentRecord } from "../present-record";
+import { assertCollectionName, assertFieldName } from "../record-names";
+import type { OperationOptions, RecordStore, StoredRecord, UpdateResult } from "../record-store";
+import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
+import { orderBySql } from "./build-order-by";
+import { SqlParams, scalarGuard, whereSql } from "./build-where";
+import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
+import type { SqlExecutor } from "./sql-executor";
+import { RECORDS_SCHEMA, orderIndexName, qualifiedTable, quoteIdentifier, uniqueIndexName } from "./table-names";
+
+export interface SqlRecordStoreOptions {
+  executor: SqlExecutor;
+  kind: "postgres" | "pglite";
+  /** Applies to operations called without timeoutMs. */
+  defaultTimeoutMs?: number;
+}
+
+const DEFAULT_ORDER = orderBySql(completeSort([]));
+const CREATION_ATTEMPTS = 3;
+
+function uniqueViolation(collection: string, error: unknown, candidates: string[]): AppError {
+  const constraint = violatedConstraint(error);
+  const field = candidates.find((name) => uniqueIndexName(collection, name) === constraint);
+  const message = field ? `"${field}" must be unique: another record already has this value` : "another record already has this value";
+  return new AppError("unique_violation", message, { field, cause: error });
+}
+
+function describeValue(value: unknown): string {
+  const text = JSON.stringify(value) ?? "null";
+  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
+}
+
+/**
+ * The record store over PostgreSQL, shared by the `pg` pool and PGlite through SqlExecutor.
+ *
+ * Layout: schema `flowpoint_records`, one table per collection, created on first write:
+ * `(id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)` where `doc` holds the whole record
+ * including id, createdAt and updatedAt, plus an index on (createdAt, id) for the default order.
+ * A unique field is a partial unique expression index on `doc->'field'` over string, number and
+ * boolean values (missing, null, objects and arrays are not constrained). Reading a collection
+ * that was never written answers empty results without creating anything.
+ */
+export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStore {
+  const { executor } = options;
+  const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
+  const metrics = { queries: 0 };
+  let closed = false;
+
+  function query(sql: string, params: unknown[], deadline: Deadline) {
+    metrics.queries += 1;
+    return executor.query(sql, params, deadline.signal);
+  }
+
+  function exec(sql: string, deadline: Deadline) {
+    metrics.queries += 1;
+    return executor.exec(sql, deadline.signal);
+  }
+
+  function operation<T>(opts: OperationOptions | undefined, work: (deadline: Deadline) => Promise<T>): Promise<T> {
+    if (closed) return Promise.reject(new AppError("unavailable", "the record store is closed"));
+    return runWithDeadline(opts, defaultTimeoutMs, async (deadline) => {
+      try {
+        return await work(deadline);
+      } catch (error) {
+        throw mapPgError(error);
+      }
+    });
+  }
+
+  /** Runs a DDL batch, retrying when a concurrent session created the same objects first. */
+  async function createIdempotently(run: () => Promise<unknown>): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await run();
+        return;
+      } catch (error) {
+        if (attempt >= CREATION_ATTEMPTS || !isConcurrentCreation(error)) throw error;
+      }
+    }
+  }
+
+  function createTable(collection: string, deadline: Deadline): Promise<void> {
+    const table = qualifiedTable(collection);
+    const schema = quoteIdentifier(RECORDS_SCHEMA);
+    // The schema is created only when missing, so a role without CREATE on the database can use
+    // a schema its administrator created.
+    const ddl = [
+      `DO $$ BEGIN IF to_regnamespace('${RECORDS_SCHEMA}') IS NULL THEN CREATE SCHEMA IF NOT EXISTS ${schema}; END IF; END $$`,
+      `CREATE TABLE IF NOT EXISTS ${table} (id text COLLATE "C" NOT NULL, doc jsonb NOT NULL, CONSTRAINT ${quoteIdentifier(uniqueIndexName(collection, "id"))} PRIMARY KEY (id))`,
+      `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(orderIndexName(collection))} ON ${table} ((doc->>'createdAt') COLLATE "C", id)`,
+    ].join(";\n");
+    return createIdempotently(() => exec(ddl, deadline));
+  }
+
+  /** Runs a write; when the collection's table does not exist yet, creates it and runs it again. */
+  async function write<T>(collection: string, deadline: Deadline, run: () => Promise<T>): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (!isMissingTable(error)) throw error;
+    }
+    await createTable(collection, deadline);
+    return run();
+  }
+
+  /** Runs a read; a collection without a table simply has no records. */
+  async function read<T>(run: () => Promise<T>, empty: T): Promise<T> {
+    try {
+      return await run();
+    } catch (error) {
+      if (isMissingTable(error)) return empty;
+      throw error;
+    }
+  }
+
+  async function findDuplicate(collection: string, field: string, deadline: Deadline): Promise<unknown> {
+    const json = `(doc->'${field}')`;
+    const result = await query(
+      `SELECT ${json} AS value FROM ${qualifiedTable(collection)} WHERE ${scalarGuard(field)} GROUP BY ${json} HAVING count(*) > 1 LIMIT 1`,
+      [],
+      deadline,
+    );
+    return result.rows[0]?.value;
+  }
+
+  return {
+    kind: options.kind,
+    metrics,
+
+    async insert(collection, document, opts) {
+      assertCollectionName(collection);
+      const record = prepareInsert(document, new Date());
+      return operation(opts, async (deadline) => {
+        try {
+          await write(collection, deadline, () =>
+            query(`INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES ($1, $2::jsonb)`, [record.id, JSON.stringify(record)], deadline),
+          );
+        } catch (error) {
+          if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(record));
+          throw error;
+        }
+        return record;
+      });
+    },
+
+    async find(collection, findQuery) {
+      assertCollectionName(collection);
+      const checked = checkFindQuery(findQuery);
+      return operation(findQuery, async (deadline) => {
+        if (checked.limit === 0) return [];
+        const params = new SqlParams();
+        let sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params)} ORDER BY ${orderBySql(completeSort(checked.sort))}`;
+        if (checked.limit !== undefined) sql += ` LIMIT ${params.add(checked.limit)}`;
+        if (checked.skip > 0) sql += ` OFFSET ${params.add(checked.skip)}`;
+        const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
+        return result.rows.map((row) => presentRecord(row.doc as Record<string, unknown>));
+      });
+    },
+
+    async count(collection, matchQuery) {
+      assertCollectionName(collection);
+      const checked = checkMatchQuery(matchQuery);
+      return operation(matchQuery, async (deadline) => {
+        const params = new SqlParams();
+        const sql = `SELECT count(*) AS n FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params)}`;
+        const result = await read(() => query(sql, params.values, deadline), { rows: [{ n: 0 }], rowCount: 1 });
+        return Number(result.rows[0]?.n ?? 0);
+      });
+    },
+
+    async findByIds(collection, ids, opts) {
+      assertCollectionName(collection);
+      // An id holding NUL could never have been stored (and jsonb cannot carry it).
+      const wanted = checkIds(ids).filter((id) => !id.includes("\u0000"));
+      return operation(opts, async (deadline): Promise<StoredRecord[]> => {
+        if (wanted.length === 0) return [];
+        const sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`;
+        const result = await read(() => query(sql, [JSON.stringify(wanted)], deadline), { rows: [], rowCount: 0 });
+        return orderByIds(result.rows.map((row) => presentRecord(row.doc as Record<string, unknown>)), wanted);
+      });
+    },
+
+    async updateFirst(collection, where, changes, opts) {
+      assertCollectionName(collection);
+      const conditions = checkConditions(where);
+      const patch = prepareChanges(changes, new Date());
+      return operation(opts, async (deadline): Promise<UpdateResult> => {
+        const params = new SqlParams();
+        const table = qualifiedTable(collection);
+        // The row is locked while it is read, so `previous` is exactly what the update replaced.
+        const sql =
+          `WITH target AS (SELECT id, doc FROM ${table} WHERE ${whereSql({ where: conditions }, params)} ORDER BY ${DEFAULT_ORDER} LIMIT 1 FOR UPDATE) ` +
+          `UPDATE ${table} AS updated SET doc = updated.doc || ${params.json(patch)} FROM target WHERE updated.id = target.id ` +
+          `RETURNING target.doc AS previous, updated.doc AS record`;
+        try {
+          const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
+          const row = result.rows[0];
+          if (!row) return { matched: false, record: null, previous: null };
+          return { matched: true, record: presentRecord(row.record as Record<string, unknown>), previous: presentRecord(row.previous as Record<string, unknown>) };
+        } catch (error) {
+          if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(patch));
+          throw error;
+        }
+      });
+    },
+
+    async deleteMany(collection, where, opts) {
+      assertCollectionName(collection);
+      const conditions = checkConditions(where);
+      return operation(opts, async (deadline) => {
+        const params = new SqlParams();
+        const sql = `DELETE FROM ${qualifiedTable(collection)} WHERE ${whereSql({ where: conditions }, params)}`;
+        const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
+        return result.rowCount;
+      });
+    },
+
+    async ensureUniqueIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(opts, async (deadline) => {
+        if (field === "id") return; // the primary key
+        const index = uniqueIndexName(collection, field);
+        const sql = `CREATE UNIQUE INDEX IF NOT EXISTS ${quoteIdentifier(index)} ON ${qualifiedTable(collection)} ((doc->'${field}')) WHERE ${scalarGuard(field)}`;
+        try {
+          await write(collection, deadline, () => createIdempotently(() => query(sql, [], deadline)));
+        } catch (error) {
+          if (!isUniqueViolation(error) || isConcurrentCreation(error)) throw error;
+          const duplicate = await findDuplicate(collection, field, deadline);
+          const which = duplicate === undefined ? "some value" : `the value ${describeValue(duplicate)}`;
+          throw new AppError("unique_violation", `"${field}" cannot be made unique: ${which} is used by more than one record`, { field, cause: error });
+        }
+      });
+    },
+
+    async dropUniqueIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(opts, async (deadline) => {
+        if (field === "id") return;
+        await query(`DROP INDEX IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(uniqueIndexName(collection, field))}`, [], deadline);
+      });
+    },
+
+    async dropCollection(collection, opts) {
+      assertCollectionName(collection);
+      return operation(opts, async (deadline) => {
+        await query(`DROP TABLE IF EXISTS ${qualifiedTable(collection)}`, [], deadline);
+      });
+    },
+
+    async ping(opts) {
+      return operation(opts, async (deadline) => {
+        await query("SELECT 1", [], deadline);
+      });
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      await executor.close();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+import { isValidRecordId } from "./record-names";
+import { normalizeDocument } from "./normalize-document";
+import type { StoredRecord } from "./record-store";
+
+/**
+ * The record as it will be stored: the caller's fields checked and copied, `id` kept (or assigned
+ * with newId("record")), createdAt = updatedAt = now. createdAt, updatedAt and `_id` are the
+ * store's to set, so a document that carries them is refused rather than silently changed.
+ */
+export function prepareInsert(document: unknown, now: Date): StoredRecord {
+  const fields = normalizeDocument(document);
+  const { id, createdAt, updatedAt, _id, ...rest } = fields;
+  const issues = [];
+  if (id !== undefined && !isValidRecordId(id)) issues.push({ path: "id", message: "must be 1-128 letters, digits, underscores or dashes" });
+  if (createdAt !== undefined) issues.push({ path: "createdAt", message: "is set by the store" });
+  if (updatedAt !== undefined) issues.push({ path: "updatedAt", message: "is set by the store" });
+  if (_id !== undefined) issues.push({ path: "_id", message: "is reserved" });
+  if (issues.length) throw new AppError("validation_failed", "the document cannot be stored", { issues });
+  const timestamp = now.toISOString();
+  return { id: (id as string | undefined) ?? newId("record"), ...rest, createdAt: timestamp, updatedAt: timestamp };
+}

@@ -1,0 +1,124 @@
+/**
+ * The customer database ("record store"): one interface, implemented for PostgreSQL (JSONB
+ * documents), PGlite (the same implementation over an embedded directory per project) and MongoDB.
+ * Every implementation passes the contract suite in record-store.contract.ts. Get one with
+ * getRecordStore(target) from get-record-store.ts; README.md beside this file has the details.
+ *
+ * Filters are typed values built by our code, never raw caller JSON: a condition's value is always
+ * a literal (an object value such as {"$ne": null} is compared as that object, not read as an
+ * operator; since no stored record can hold such a key, it matches nothing).
+ *
+ * Errors are AppError: validation_failed (bad collection, field, key, value or query, with
+ * issues[].path), unique_violation (with `field`), timeout (signal or timeoutMs), unavailable
+ * (cannot reach the database, or the store was closed), internal (anything else; message generic).
+ */
+
+/**
+ * How a condition compares the field's whole value (an array field never equals a scalar):
+ * - eq / ne: JSON equality; numbers compare numerically (1 = 1.0) and types never mix ("5" ≠ 5).
+ *   `eq null` matches a missing field or null; `ne null` matches present, non-null values.
+ *   An object literal compares the whole object (on MongoDB its key order counts too).
+ * - gt / gte / lt / lte: the value is a number (matches numeric fields, numerically) or text
+ *   (matches text fields, byte-wise, so ISO 8601 timestamps compare as time).
+ * - in: an array of text, numbers, booleans or null; matches a field equal to any of them.
+ * - contains: text; a case-insensitive substring of a text field (wildcards are literal).
+ */
+export type FilterOp = "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "contains";
+
+export interface FieldCondition {
+  /** A top-level field name, or a system field (id, createdAt, updatedAt). */
+  field: string;
+  op: FilterOp;
+  /** A JSON literal; for `in`, an array of literals; for `contains`, a string (case-insensitive substring). */
+  value: unknown;
+}
+
+/**
+ * Sorting compares numbers numerically and text byte-wise; missing and null come first when
+ * ascending; across types: null, numbers, text, objects, arrays, booleans. Every sort ends with
+ * createdAt then id ascending, so results are deterministic.
+ */
+export interface SortSpec {
+  field: string;
+  direction: "asc" | "desc";
+}
+
+export interface OperationOptions {
+  /**
+   * Cuts the operation off (run budget); the store answers AppError("timeout") at once and stops
+   * the work on the server where it can (PostgreSQL: the statement is cancelled). A write that
+   * times out may or may not have been applied.
+   */
+  signal?: AbortSignal;
+  /** Upper bound for this one operation in milliseconds (default 30 000). */
+  timeoutMs?: number;
+}
+
+export interface MatchQuery extends OperationOptions {
+  /** All conditions must hold (at most 50). */
+  where?: FieldCondition[];
+  /** Case-insensitive substring match of `text` in any of `fields` (text fields only). Empty text: no search. */
+  search?: { text: string; fields: string[] };
+}
+
+export interface FindQuery extends MatchQuery {
+  /** Default: createdAt, then id, ascending. */
+  sort?: SortSpec[];
+  skip?: number;
+  /** No limit when absent; 0 answers [] without a query. */
+  limit?: number;
+}
+
+/** A stored document: the caller's fields plus the system fields. */
+export type StoredRecord = Record<string, unknown> & { id: string; createdAt: string; updatedAt: string };
+
+export interface UpdateResult {
+  matched: boolean;
+  /** The record after the update, or null when nothing matched. */
+  record: StoredRecord | null;
+  /** The record before the update, or null when nothing matched. */
+  previous: StoredRecord | null;
+}
+
+export interface RecordStore {
+  readonly kind: "postgres" | "pglite" | "mongodb";
+  /** Counts database round trips, so tests can show that expansion does not grow with page size. */
+  readonly metrics: { queries: number };
+
+  /**
+   * Stores a document. `id` is kept (1-128 of A-Z a-z 0-9 _ -) or assigned with newId("record");
+   * createdAt = updatedAt = now (ISO 8601). createdAt, updatedAt and _id in the document are
+   * refused, as are keys starting with "$" or containing "." at any depth, NUL characters and
+   * non-JSON values. Dates become ISO text; undefined members are dropped. Answers the record as
+   * stored. A taken id or unique value: unique_violation with `field`.
+   */
+  insert(collection: string, document: Record<string, unknown>, options?: OperationOptions): Promise<StoredRecord>;
+  find(collection: string, query?: FindQuery): Promise<StoredRecord[]>;
+  count(collection: string, query?: MatchQuery): Promise<number>;
+  /**
+   * One query for any number of ids (relation expansion). Answers the records in the order of
+   * `ids`, each once; missing ids are simply absent; [] without a query for no ids.
+   */
+  findByIds(collection: string, ids: string[], options?: OperationOptions): Promise<StoredRecord[]>;
+  /**
+   * Shallow-merges `changes` into the first match (sorted by createdAt, then id): each top-level
+   * field is replaced whole; null stays null. Sets updatedAt. System fields cannot be changed.
+   * `previous` is exactly the record the update replaced (it is read under the same lock).
+   */
+  updateFirst(collection: string, where: FieldCondition[], changes: Record<string, unknown>, options?: OperationOptions): Promise<UpdateResult>;
+  /** Deletes every match (an empty `where` deletes every record); answers how many were deleted. */
+  deleteMany(collection: string, where: FieldCondition[], options?: OperationOptions): Promise<number>;
+  /**
+   * Creates a real unique index on a top-level field (idempotent; a no-op for id). Only text,
+   * number and boolean values are constrained: any number of records may lack the field or hold
+   * null. Existing duplicates make it fail with AppError("unique_violation") naming the field and
+   * a duplicate value in the message.
+   */
+  ensureUniqueIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
+  dropUniqueIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
+  /** Removes a collection with its documents and indexes (fine when it does not exist). */
+  dropCollection(collection: string, options?: OperationOptions): Promise<void>;
+  ping(options?: OperationOptions): Promise<void>;
+  /** Closes the connections; later operations answer unavailable. Closing twice is fine. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,69 @@
+/**
+ * `npm start` (and `npm run dev` with --dev): one Node process. Migrations first (a failure stops
+ * start-up with a clear message); then invocation paths (/api/projects/<id>/fn/<slug>) are served
+ * straight from the Fetch handler through a Node HTTP adapter, and every other path goes to Next's
+ * request handler. Work after responses is tracked and drained on shutdown.
+ */
+import http from "node:http";
+import next from "next";
+import { getRequestListener } from "@hono/node-server";
+import { getConfig } from "@/lib/config";
+import { markSocketIp } from "@/lib/http/client-ip";
+import { INVOCATION_PATH, invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
+import { closePlatformDb, migratePlatformDb } from "@/lib/platform-db/client";
+import { closeAllRecordStores } from "@/lib/records/get-record-store";
+import { closeKv } from "@/lib/kv/get-kv";
+import { BackgroundTasks } from "./background-tasks";
+
+const PATH_PREFIX = "/api/projects/";
+
+async function main(): Promise<void> {
+  const dev = process.argv.includes("--dev");
+  // `npm start` is production unless told otherwise: secrets are then required (lib/config.ts).
+  if (!dev && !process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: "production" });
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+  const config = getConfig();
+  await migratePlatformDb();
+  process.env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`;
+
+  const app = next({ dev, dir: process.cwd(), port: config.PORT, hostname: "localhost" });
+  await app.prepare();
+  const handleNext = app.getRequestHandler();
+  const background = new BackgroundTasks();
+  // Next's route handlers need the real global Request/Response: leave the globals alone.
+  const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, { waitUntil: background.track }), {
+    overrideGlobalObjects: false,
+  });
+
+  const server = http.createServer((req, res) => {
+    // Rate limits read the client IP from here unless TRUSTED_PROXY names a proxy header; a caller's own value is overwritten.
+    markSocketIp(req.headers, req.socket.remoteAddress);
+    const url = req.url ?? "/";
+    if (url.startsWith(PATH_PREFIX) && INVOCATION_PATH.test(url.split("?")[0]!)) {
+      void handleInvocation(req, res);
+      return;
+    }
+    void handleNext(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(config.PORT, () => console.log(`Flowpoint ${dev ? "(development) " : ""}listening on http://localhost:${config.PORT}`));
+
+  let closing = false;
+  const shutdown = async (): Promise<void> => {
+    if (closing) return;
+    closing = true;
+    server.close();
+    server.closeIdleConnections();
+    await background.drain();
+    await Promise.allSettled([closeAllRecordStores(), closeKv(), app.close()]);
+    await closePlatformDb();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,53 @@
+import { encode } from "next-auth/jwt";
+import { newId } from "@/lib/ids";
+import { getPlatformDb } from "@/lib/platform-db/client";
+import { users } from "@/lib/platform-db/schema";
+import { createWorkspace } from "@/lib/workspaces/create-workspace";
+import { createProject } from "@/lib/projects/create-project";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
+import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
+import { getAuthSecret, sessionCookieName } from "@/lib/auth/session";
+import type { Permission } from "@/lib/auth/permissions";
+
+/**
+ * Test fixtures over the real platform database. Users are inserted without a password hash where a
+ * password is not needed (scrypt at production cost is slow on purpose).
+ */
+export async function createTestUser(label = "owner"): Promise<{ id: string; email: string; cookie: string }> {
+  const id = newId("user");
+  const email = `${label}-${id}@example.test`;
+  const db = await getPlatformDb();
+  await db.insert(users).values({ id, email });
+  return { id, email, cookie: await sessionCookieFor(id) };
+}
+
+/** The Cookie header value of a signed-in dashboard session, made exactly as next-auth makes it. */
+export async function sessionCookieFor(userId: string): Promise<string> {
+  const token = await encode({ token: { uid: userId, sub: userId }, secret: getAuthSecret() });
+  return `${sessionCookieName()}=${token}`;
+}
+
+export interface ProjectFixture {
+  owner: { id: string; email: string; cookie: string };
+  workspaceId: string;
+  projectId: string;
+  keyFor(permissions: Permission[]): Promise<string>;
+}
+
+export async function createProjectFixture(name = "Test project"): Promise<ProjectFixture> {
+  const owner = await createTestUser();
+  const workspace = await createWorkspace({ userId: owner.id, name: `Workspace of ${owner.email}` });
+  const project = await createProject({ workspaceId: workspace.id, actorId: owner.id, input: { name } });
+  return {
+    owner,
+    workspaceId: workspace.id,
+    projectId: project.id,
+    keyFor: async (permissions) => (await createApiKey({ projectId: project.id, input: { name: "test key", permissions } })).key,
+  };
+}
+
+export async function createRevokedKey(projectId: string, permissions: Permission[]): Promise<string> {
+  const created = await createApiKey({ projectId, input: { name: "revoked", permissions } });
+  await revokeApiKey({ projectId, keyId: created.id });
+  return created.key;
+}

@@ -1,0 +1,210 @@
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { updateProject } from "@/lib/projects/update-project";
+import { createRecord } from "@/lib/records-service/create-record";
+import { getSchemaOrThrow } from "@/lib/schemas/get-schema-or-throw";
+import { listSchemas } from "@/lib/schemas/list-schemas";
+import { settleAfterResponseWork } from "@/lib/end-users/after-response";
+import {
+  CUSTOMERS_SCHEMA,
+  getMe,
+  nextMailTo,
+  PASSWORD,
+  postJson,
+  startEndUserSuite,
+  tokenFromMail,
+  uniqueEmail,
+  type EndUserProject,
+  type EndUserSuite,
+} from "@/lib/end-users/testing/end-user-suite";
+
+let suite: EndUserSuite;
+let project: EndUserProject;
+let closedPort: number;
+
+/** A loopback port nothing listens on (a mail server that is down). */
+async function findClosedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  closedPort = await findClosedPort();
+  suite = await startEndUserSuite({ extraAllowedHosts: [`127.0.0.1:${closedPort}`] });
+  project = await suite.createProject({
+    schemas: [
+      { name: "address", kind: "component", fields: [{ name: "city", type: "string" }] },
+      CUSTOMERS_SCHEMA,
+      { name: "orders", kind: "collection", fields: [{ name: "total", type: "number" }] },
+    ],
+  });
+});
+afterAll(async () => {
+  await suite?.close();
+});
+
+/** Registers an account and answers its email and the verification token from the mail. */
+async function registerWithMail(label: string): Promise<{ email: string; id: string; verificationToken: string }> {
+  const email = uniqueEmail(label);
+  const seen = suite.smtp.messages.length;
+  const registered = await postJson(project.url("register"), { email, password: PASSWORD, displayName: label });
+  expect(registered.status).toBe(201);
+  return { email, id: String(registered.body?.id), verificationToken: tokenFromMail(await nextMailTo(suite.smtp, email, seen)) };
+}
+
+async function requestResetToken(email: string): Promise<string> {
+  const seen = suite.smtp.messages.length;
+  expect((await postJson(project.url("request-password-reset"), { email })).status).toBe(202);
+  await settleAfterResponseWork();
+  return tokenFromMail(await nextMailTo(suite.smtp, email, seen));
+}
+
+const ACTIONS = ["register", "login", "verify-email", "request-password-reset", "reset-password"];
+
+describe("end-user auth: refusals and validation", () => {
+  it("answers one 404 body for an unknown project, an unknown schema and schemas that are not auth schemas", async () => {
+    const base = suite.server.url;
+    const targets = [`/api/projects/prj_doesnotexist/auth/customers`, `/api/projects/${project.projectId}/auth/nope`, `/api/projects/${project.projectId}/auth/orders`, `/api/projects/${project.projectId}/auth/address`];
+    for (const target of targets) {
+      for (const action of ACTIONS) {
+        const response = await postJson(`${base}${target}/${action}`, { email: uniqueEmail("x"), password: PASSWORD, token: "t" });
+        expect(response.status, `${target}/${action}`).toBe(404);
+        expect(response.body).toEqual({ error: "auth schema not found" });
+      }
+      const me = await getMe(`${base}${target}/me`, "whatever");
+      expect(me.status).toBe(404);
+      expect(me.body).toEqual({ error: "auth schema not found" });
+    }
+  });
+
+  it("validates registrations: every problem listed with its path", async () => {
+    const invalid = await postJson(project.url("register"), { email: "not-an-email", password: "short", emailVerified: true, passwordHash: "x", _tokenEpoch: "x", plan: "gold" });
+    expect(invalid.status).toBe(422);
+    const paths = (invalid.body?.issues as Array<{ path: string }>).map((issue) => issue.path).sort();
+    expect(paths).toEqual(["_tokenEpoch", "displayName", "email", "emailVerified", "password", "passwordHash", "plan"]);
+
+    const missing = await postJson(project.url("register"), { displayName: "No credentials" });
+    expect(missing.status).toBe(422);
+    expect((missing.body?.issues as Array<{ path: string }>).map((issue) => issue.path).sort()).toEqual(["email", "password"]);
+
+    expect((await postJson(project.url("register"), "[1, 2]")).status).toBe(422);
+    expect((await postJson(project.url("register"), "{not json")).status).toBe(400);
+    const huge = await postJson(project.url("register"), { email: uniqueEmail("huge"), password: PASSWORD, displayName: "x".repeat(100_001) });
+    expect(huge.status).toBe(413);
+  });
+
+  it("refuses a taken email, whatever its case, also when two sign-ups race", async () => {
+    const { email } = await registerWithMail("taken");
+    const again = await postJson(project.url("register"), { email: email.toUpperCase(), password: PASSWORD, displayName: "Again" });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ field: "email" });
+
+    const racing = uniqueEmail("race");
+    const results = await Promise.all(
+      [1, 2].map((n) => postJson(project.url("register"), { email: racing, password: PASSWORD, displayName: `Racer ${n}` }, { ip: `198.51.100.${n + 10}` })),
+    );
+    expect(results.map((result) => result.status).sort()).toEqual([201, 409]);
+    expect(await project.store.count("customers", { where: [{ field: "email", op: "eq", value: racing }] })).toBe(1);
+  });
+
+  it("does not keep an account whose verification mail could not be sent (503), so a retry works", async () => {
+    const broken = await suite.createProject({ smtpPort: closedPort });
+    const email = uniqueEmail("nomail");
+    const failed = await postJson(broken.url("register"), { email, password: PASSWORD, displayName: "Fay" });
+    expect(failed.status).toBe(503);
+    expect(failed.text).not.toContain(String(closedPort));
+    expect(await broken.store.count("customers", { where: [{ field: "email", op: "eq", value: email }] })).toBe(0);
+
+    await updateProject({ projectId: broken.projectId, input: { mail: { host: "127.0.0.1", port: suite.smtp.port, secure: false, from: "Shop <no-reply@shop.example>" } } });
+    expect((await postJson(broken.url("register"), { email, password: PASSWORD, displayName: "Fay" })).status).toBe(201);
+  });
+
+  it("answers the same 401 for a wrong password, an unknown email and an account without a password", async () => {
+    const { email } = await registerWithMail("login");
+    const schema = await getSchemaOrThrow({ projectId: project.projectId, name: "customers" });
+    const schemas = await listSchemas({ projectId: project.projectId });
+    const passwordless = uniqueEmail("passwordless");
+    await createRecord({ store: project.store, schema, schemas, projectId: project.projectId, origin: "api", input: { email: passwordless, displayName: "Made by the owner" } });
+
+    const answers = [
+      await postJson(project.url("login"), { email, password: "wrong password!" }),
+      await postJson(project.url("login"), { email: uniqueEmail("unknown"), password: PASSWORD }),
+      await postJson(project.url("login"), { email: passwordless, password: PASSWORD }),
+    ];
+    for (const answer of answers) {
+      expect(answer.status).toBe(401);
+      expect(answer.body).toEqual({ error: "invalid email or password" });
+    }
+    const malformed = await postJson(project.url("login"), { email });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body?.issues).toEqual([{ path: "password", message: "is required" }]);
+    expect((await postJson(project.url("login"), "nope")).status).toBe(400);
+  });
+
+  it("refuses verification tokens that are malformed, unknown, used, expired or for an address that changed", async () => {
+    for (const token of ["", "short", "x".repeat(43), "a".repeat(300)]) {
+      const answer = await postJson(project.url("verify-email"), { token });
+      expect([400, 422], JSON.stringify(token)).toContain(answer.status);
+    }
+    expect((await postJson(project.url("verify-email"), { token: "x".repeat(43) })).body).toEqual({ error: "the verification token is invalid or has already been used" });
+
+    const used = await registerWithMail("used");
+    expect((await postJson(project.url("verify-email"), { token: used.verificationToken })).status).toBe(200);
+    const reused = await postJson(project.url("verify-email"), { token: used.verificationToken });
+    expect(reused.status).toBe(400);
+    expect(reused.body).toEqual({ error: "the verification token is invalid or has already been used" });
+
+    const expired = await registerWithMail("expired");
+    await project.store.updateFirst("customers", [{ field: "id", op: "eq", value: expired.id }], { _verificationExpiresAt: Date.now() - 1000 });
+    const late = await postJson(project.url("verify-email"), { token: expired.verificationToken });
+    expect(late.status).toBe(400);
+    expect(String(late.body?.error)).toContain("expired");
+
+    const moved = await registerWithMail("moved");
+    await project.store.updateFirst("customers", [{ field: "id", op: "eq", value: moved.id }], { email: uniqueEmail("new-address") });
+    expect((await postJson(project.url("verify-email"), { token: moved.verificationToken })).status).toBe(400);
+    const [account] = await project.store.findByIds("customers", [moved.id]);
+    expect(account?.emailVerified).toBe(false);
+  });
+
+  it("refuses reset tokens that are unknown, used, expired or replaced, and keeps a token a too-short password did not use", async () => {
+    const { email, id } = await registerWithMail("resets");
+    const first = await requestResetToken(email);
+    const second = await requestResetToken(email);
+    const replaced = await postJson(project.url("reset-password"), { token: first, password: "another passphrase" });
+    expect(replaced.status).toBe(400);
+    expect(replaced.body).toEqual({ error: "the reset token is invalid or has already been used" });
+
+    const weak = await postJson(project.url("reset-password"), { token: second, password: "short" });
+    expect(weak.status).toBe(422);
+    expect(weak.body?.issues).toEqual([{ path: "password", message: "must be at least 8 characters" }]);
+    expect((await postJson(project.url("reset-password"), { token: second, password: "another passphrase" })).status).toBe(200);
+    expect((await postJson(project.url("reset-password"), { token: second, password: "yet another passphrase" })).status).toBe(400);
+
+    const third = await requestResetToken(email);
+    await project.store.updateFirst("customers", [{ field: "id", op: "eq", value: id }], { _resetExpiresAt: Date.now() - 1 });
+    const late = await postJson(project.url("reset-password"), { token: third, password: "too late passphrase" });
+    expect(late.status).toBe(400);
+    expect(late.body).toEqual({ error: "the reset token has expired; ask for a new one" });
+    expect((await postJson(project.url("login"), { email, password: "another passphrase" })).status).toBe(200);
+  });
+
+  it("answers request-password-reset with the same 202 for unknown emails and sends nothing", async () => {
+    const known = await postJson(project.url("request-password-reset"), { email: (await registerWithMail("known")).email });
+    await settleAfterResponseWork();
+    const seen = suite.smtp.messages.length;
+    const unknown = await postJson(project.url("request-password-reset"), { email: uniqueEmail("ghost") });
+    await settleAfterResponseWork();
+    expect(unknown.status).toBe(202);
+    expect(unknown.text).toBe(known.text);
+    expect(suite.smtp.messages.length).toBe(seen);
+
+    const missing = await postJson(project.url("request-password-reset"), {});
+    expect(missing.status).toBe(422);
+    expect(missing.body?.issues).toEqual([{ path: "email", message: "is required" }]);
+  });
+});

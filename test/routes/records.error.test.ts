@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closePlatformDb } from "@/lib/platform-db/client";
+import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+import { startRouteServer, type RouteServer } from "@/test/http-harness";
+
+type Json = Record<string, unknown>;
+interface Answer {
+  status: number;
+  body: Json & { error?: string; issues?: { path: string; message: string }[] };
+}
+
+let server: RouteServer;
+let fixture: ProjectFixture;
+let key: string;
+let recordId: string;
+
+beforeAll(async () => {
+  server = await startRouteServer();
+  fixture = await createProjectFixture("Records errors");
+  key = await fixture.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]);
+  for (const definition of [
+    { name: "card", kind: "component", fields: [{ name: "label", type: "string" }] },
+    { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
+    {
+      name: "items",
+      kind: "collection",
+      fields: [
+        { name: "title", type: "string" },
+        { name: "qty", type: "integer" },
+        { name: "done", type: "boolean" },
+        { name: "data", type: "json" },
+        { name: "owner", type: "relation", target: "people" },
+        { name: "watchers", type: "relation", target: "people", many: true },
+        { name: "card", type: "component", component: "card" },
+      ],
+    },
+  ]) {
+    expect((await call("POST", "/schemas", definition)).status).toBe(201);
+  }
+  recordId = (await call("POST", "/records/items", { title: "one" })).body.id as string;
+});
+afterAll(async () => {
+  await server?.close();
+  await closePlatformDb();
+});
+
+async function call(method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(`${server.url}/api/projects/${fixture.projectId}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
+}
+
+describe("records API: not found", () => {
+  it("answers 404 for a schema the project does not have, on every route", async () => {
+    for (const [method, pathname] of [
+      ["GET", "/records/nothing"],
+      ["POST", "/records/nothing"],
+      ["GET", `/records/nothing/${recordId}`],
+      ["PATCH", `/records/nothing/${recordId}`],
+      ["DELETE", `/records/nothing/${recordId}`],
+    ] as const) {
+      const answer = await call(method, pathname, method === "POST" || method === "PATCH" ? { title: "x" } : undefined);
+      expect(answer.status, `${method} ${pathname}`).toBe(404);
+      expect(answer.body.error).toBe('no schema named "nothing" in this project');
+    }
+  });
+
+  it("answers 404 for a component, which has no records of its own", async () => {
+    for (const [method, pathname] of [
+      ["GET", "/records/card"],
+      ["POST", "/records/card"],
+      ["GET", "/records/card/rec_x"],
+    ] as const) {
+      const answer = await call(method, pathname, method === "POST" ? { label: "x" } : undefined);
+      expect(answer.status, `${method} ${pathname}`).toBe(404);
+      expect(answer.body.error).toBe('"card" is a component: it has no records of its own');
+    }
+  });
+
+  it("answers 404 for unknown record ids and ids that cannot exist", async () => {
+    for (const id of ["rec_unknown", "has%20space", "x".repeat(129), "a.b", "%24ne"]) {
+      for (const method of ["GET", "PATCH", "DELETE"]) {
+        const answer = await call(method, `/records/items/${id}`, method === "PATCH" ? { title: "x" } : undefined);
+        expect(answer.status, `${method} ${id}`).toBe(404);
+      }
+    }
+  });
+});
+
+describe("records API: malformed list queries (400 naming the parameter)", () => {
+  it("refuses unknown parameters, fields, operators and values that do not fit the field", async () => {
+    const cases: Array<[string, string]> = [
+      ["limit=5", "limit"],
+      ["filter[colour]=red", "filter[colour]"],
+      ["filter[title][like]=x", "filter[title][like]"],
+      ["filter[qty][contains]=1", "filter[qty][contains]"],
+      ["filter[done][gt]=true", "filter[done][gt]"],
+      ["filter[qty]=many", "filter[qty]"],
+      ["filter[qty][in]=1,two", "filter[qty][in]"],
+      ["filter[done]=yes", "filter[done]"],
+      ["filter[data]=x", "filter[data]"],
+      ["filter[watchers]=rec_x", "filter[watchers]"],
+      ["filter[card]=x", "filter[card]"],
+      ["filter[createdAt][gt]=yesterday", "filter[createdAt][gt]"],
+      ["filter[id][gt]=rec_a", "filter[id][gt]"],
+      ["filter[title][contains]=", "filter[title][contains]"],
+      [`filter[qty][in]=${Array.from({ length: 101 }, (_, index) => index).join(",")}`, "filter[qty][in]"],
+      ["sort=colour", "sort"],
+      ["sort=data", "sort"],
+      ["sort=title,title", "sort"],
+      ["sort=a,b,c,d,e,f", "sort"],
+      ["sort=", "sort"],
+      ["page=0", "page"],
+      ["page=-1", "page"],
+      ["page=1.5", "page"],
+      ["perPage=0", "perPage"],
+      ["perPage=1000", "perPage"],
+      ["total=no", "total"],
+      ["expand=title", "expand"],
+      ["expand=colour", "expand"],
+      ["page=1&page=2", "page"],
+      [`search=${"x".repeat(201)}`, "search"],
+    ];
+    for (const [query, parameter] of cases) {
+      const answer = await call("GET", `/records/items?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.issues!.map((issue) => issue.path), query).toContain(parameter);
+    }
+  });
+
+  it("refuses unknown parameters and non-relation expansions on a single record", async () => {
+    const unknown = await call("GET", `/records/items/${recordId}?fields=title`);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.issues).toEqual([{ path: "fields", message: "is not a known query parameter (expand)" }]);
+    expect((await call("GET", `/records/items/${recordId}?expand=title`)).status).toBe(400);
+    expect((await call("GET", `/records/items/${recordId}?expand=owner&expand=watchers`)).status).toBe(400);
+    const expanded = await call("GET", `/records/items/${recordId}?expand=owner,watchers`);
+    expect(expanded.status).toBe(200);
+    expect(expanded.body.expand).toEqual({ owner: null, watchers: [] });
+  });
+});
+
+describe("records API: malformed writes", () => {
+  it("answers 400 for malformed JSON, 422 for a body that is not an object, 413 over 1 MB", async () => {
+    expect((await call("POST", "/records/items", "{broken")).status).toBe(400);
+    expect((await call("PATCH", `/records/items/${recordId}`, "{broken")).status).toBe(400);
+    const empty = await call("POST", "/records/items", "");
+    expect(empty.status).toBe(422);
+    expect(empty.body.issues).toEqual([{ path: "", message: "must be a JSON object" }]);
+    const huge = await call("POST", "/records/items", JSON.stringify({ title: "x".repeat(1_000_001) }));
+    expect(huge.status).toBe(413);
+  });
+
+  it("answers 415 for bodies that are neither JSON nor multipart form data", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/mixed; boundary=x"]) {
+      const answer = await call("POST", "/records/items", "title=x", { "content-type": type });
+      expect(answer.status, type).toBe(415);
+      expect(answer.body.error).toBe("send the record as application/json or multipart/form-data");
+    }
+    // application/*+json is JSON.
+    expect((await call("POST", "/records/items", JSON.stringify({ title: "ld" }), { "content-type": "application/ld+json" })).status).toBe(201);
+  });
+
+  it("answers 400 for multipart bodies without a usable boundary or that end early", async () => {
+    expect((await call("POST", "/records/items", "x", { "content-type": "multipart/form-data" })).status).toBe(400);
+    const early = await call("POST", "/records/items", '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nunfinished', { "content-type": "multipart/form-data; boundary=b" });
+    expect(early.status).toBe(400);
+    expect(early.body.error).toBe("malformed multipart body: the body ends before the closing boundary");
+  });
+
+  it("reads plain form fields and a JSON data part, refusing a field given twice", async () => {
+    const form = new FormData();
+    form.append("title", "from a form");
+    form.append("qty", "3");
+    form.append("done", "true");
+    const created = await fetch(`${server.url}/api/projects/${fixture.projectId}/records/items`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ title: "from a form", qty: 3, done: true });
+
+    const post = (body: FormData) => fetch(`${server.url}/api/projects/${fixture.projectId}/records/items`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body });
+    const json = (value: string) => new Blob([value], { type: "application/json" });
+
+    const twice = new FormData();
+    twice.append("data", json(JSON.stringify({ title: "json" })));
+    twice.append("title", "form");
+    const refused = await post(twice);
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as Answer["body"]).issues).toEqual([{ path: "title", message: 'is given twice (in "data" and as a form field)' }]);
+
+    // This schema has a field named "data": an untyped "data" part is that field's value, a typed one the record values.
+    const field = new FormData();
+    field.append("title", "data field");
+    field.append("data", "plain text");
+    const asField = await post(field);
+    expect(asField.status).toBe(201);
+    expect(await asField.json()).toMatchObject({ title: "data field", data: "plain text" });
+    const values = new FormData();
+    values.append("data", json(JSON.stringify({ title: "typed values", data: { nested: true } })));
+    const asValues = await post(values);
+    expect(asValues.status).toBe(201);
+    expect(await asValues.json()).toMatchObject({ title: "typed values", data: { nested: true } });
+
+    const notObject = new FormData();
+    notObject.append("data", json("[1]"));
+    expect((await post(notObject)).status).toBe(422);
+    const badJson = new FormData();
+    badJson.append("data", json("{nope"));
+    expect((await post(badJson)).status).toBe(400);
+    const twoValueParts = new FormData();
+    twoValueParts.append("data", json("{}"));
+    twoValueParts.append("data", json("{}"));
+    expect((await post(twoValueParts)).status).toBe(400);
+  });
+});

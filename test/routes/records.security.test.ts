@@ -1,0 +1,218 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Permission } from "@/lib/auth/permissions";
+import { closePlatformDb } from "@/lib/platform-db/client";
+import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+import { startRouteServer, type RouteServer } from "@/test/http-harness";
+
+/**
+ * Security cases specific to the records API (the generic sweep of every project route is in
+ * project-routes.security.test.ts): operator injection through query parameters and bodies,
+ * forbidden keys, and isolation between projects.
+ */
+type Json = Record<string, unknown>;
+interface Answer {
+  status: number;
+  body: Json & { data?: Json[]; meta?: Json; issues?: { path: string; message: string }[] };
+}
+
+const ALL: Permission[] = ["schemas.write", "records.read", "records.create", "records.update", "records.delete"];
+const POSTS = { name: "posts", kind: "collection", fields: [{ name: "title", type: "string" }, { name: "qty", type: "integer" }, { name: "meta", type: "json" }] };
+
+let server: RouteServer;
+let mine: ProjectFixture;
+let theirs: ProjectFixture;
+let myKey: string;
+let theirKey: string;
+let theirRecord: Json;
+
+beforeAll(async () => {
+  server = await startRouteServer();
+  mine = await createProjectFixture("Mine");
+  theirs = await createProjectFixture("Theirs");
+  myKey = await mine.keyFor(ALL);
+  theirKey = await theirs.keyFor(ALL);
+  expect((await call(mine.projectId, myKey, "POST", "/schemas", POSTS)).status).toBe(201);
+  expect((await call(theirs.projectId, theirKey, "POST", "/schemas", POSTS)).status).toBe(201);
+  expect((await call(theirs.projectId, theirKey, "POST", "/schemas", { name: "private", kind: "collection", fields: [{ name: "secret", type: "string" }] })).status).toBe(201);
+  for (const title of ["alpha", "beta", "' OR '1'='1"]) await call(mine.projectId, myKey, "POST", "/records/posts", { title, qty: 1 });
+  theirRecord = (await call(theirs.projectId, theirKey, "POST", "/records/posts", { title: "theirs", qty: 2 })).body;
+});
+afterAll(async () => {
+  await server?.close();
+  await closePlatformDb();
+});
+
+async function call(projectId: string, key: string, method: string, pathname: string, body?: unknown): Promise<Answer> {
+  const response = await fetch(`${server.url}/api/projects/${projectId}${pathname}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
+}
+
+const mineGet = (pathname: string) => call(mine.projectId, myKey, "GET", pathname);
+
+describe("operator injection through the list query", () => {
+  it("treats filter values as literals, never as operators or SQL", async () => {
+    const literal = [
+      `filter[title]=${encodeURIComponent('{"$ne":null}')}`,
+      `filter[title]=${encodeURIComponent('{"$gt":""}')}`,
+      `filter[title][ne]=${encodeURIComponent('{"$ne":null}')}`,
+      `filter[title]=${encodeURIComponent("alpha' OR 1=1 --")}`,
+      `filter[title][in]=${encodeURIComponent("alpha') OR ('1'='1")}`,
+      `filter[title][contains]=${encodeURIComponent("%' OR '1'='1")}`,
+      `filter[id]=${encodeURIComponent('{"$exists":true}')}`,
+      `search=${encodeURIComponent("') OR 1=1 --")}`,
+      `search=${encodeURIComponent(".*")}`,
+    ];
+    for (const query of literal) {
+      const answer = await mineGet(`/records/posts?${query}`);
+      expect(answer.status, query).toBe(200);
+      // [ne] with an object literal matches every record (none equals that text); the others match none.
+      const expected = query.startsWith("filter[title][ne]") ? 3 : 0;
+      expect(answer.body.meta!.total, query).toBe(expected);
+    }
+    // A stored title that looks like SQL is found by equality, and only it.
+    const sqlish = await mineGet(`/records/posts?filter[title]=${encodeURIComponent("' OR '1'='1")}`);
+    expect(sqlish.body.data!.map((record) => record.title)).toEqual(["' OR '1'='1"]);
+  });
+
+  it("refuses operators, fields and structure smuggled into parameter names", async () => {
+    const refused = [
+      "filter[title][$ne]=x",
+      "filter[title][$regex]=.*",
+      "filter[$where]=1",
+      "filter[$or]=1",
+      "filter[title.length]=5",
+      "filter[meta.secret]=x",
+      "filter[__proto__]=x",
+      "filter[title][ne][x]=1",
+      "filter[qty][in]=1)%20OR%20(1=1",
+      "filter[title]=%00",
+      "sort=title;DROP%20TABLE%20posts",
+      "sort=$natural",
+      "sort=meta.secret",
+      "expand=$lookup",
+      "$where=1",
+    ];
+    for (const query of refused) {
+      const answer = await mineGet(`/records/posts?${query}`);
+      expect(answer.status, query).toBe(400);
+    }
+    expect((await mineGet("/records/posts")).body.meta!.total).toBe(3);
+  });
+});
+
+describe("forbidden keys in bodies", () => {
+  it("refuses $ and dotted keys at any depth, and __proto__ without polluting anything", async () => {
+    const cases: Array<[string, string]> = [
+      ['{"$set":{"title":"x"}}', "$set"],
+      ['{"title":"x","meta":{"$where":"sleep(1000)"}}', "meta.$where"],
+      ['{"title":"x","meta":{"a":{"b.c":1}}}', "meta.a.b.c"],
+      ['{"title":"x","meta":[{"$gt":1}]}', "meta.0.$gt"],
+      ['{"__proto__":{"polluted":true},"title":"x"}', "__proto__"],
+      ['{"title":"x","meta":{"__proto__":{"polluted":true}}}', "meta.__proto__"],
+      ['{"constructor":{"prototype":{"polluted":true}}}', "constructor"],
+    ];
+    for (const [body, issuePath] of cases) {
+      const created = await call(mine.projectId, myKey, "POST", "/records/posts", body);
+      expect(created.status, body).toBe(422);
+      expect(created.body.issues!.map((issue) => issue.path), body).toContain(issuePath);
+    }
+    const [first] = (await mineGet("/records/posts?perPage=1")).body.data!;
+    for (const [body, issuePath] of cases) {
+      const patched = await call(mine.projectId, myKey, "PATCH", `/records/posts/${first!.id as string}`, body);
+      expect(patched.status, body).toBe(422);
+      expect(patched.body.issues!.map((issue) => issue.path), body).toContain(issuePath);
+    }
+    expect(({} as Json).polluted).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty("polluted");
+  });
+
+  it("refuses the same keys as multipart form field names", async () => {
+    for (const name of ["$set", "title.x", "__proto__"]) {
+      const form = new FormData();
+      form.append("title", "ok");
+      form.append(name, "x");
+      const response = await fetch(`${server.url}/api/projects/${mine.projectId}/records/posts`, { method: "POST", headers: { authorization: `Bearer ${myKey}` }, body: form });
+      expect(response.status, name).toBe(422);
+      expect(((await response.json()) as Answer["body"]).issues!.map((issue) => issue.path)).toEqual([name]);
+    }
+  });
+});
+
+describe("isolation between projects", () => {
+  it("never reads or writes a record of another project's schema, even under the same schema name", async () => {
+    const id = theirRecord.id as string;
+    for (const [method, body] of [["GET"], ["PATCH", { title: "hijacked" }], ["DELETE"]] as const) {
+      const answer = await call(mine.projectId, myKey, method, `/records/posts/${id}`, body);
+      expect(answer.status, method).toBe(404);
+    }
+    expect((await mineGet(`/records/posts?filter[id]=${id}`)).body.data).toEqual([]);
+    expect((await mineGet("/records/private")).status).toBe(404);
+    // My key on their project answers as if it did not exist.
+    for (const method of ["GET", "DELETE"]) {
+      const answer = await call(theirs.projectId, myKey, method, `/records/posts/${id}`);
+      expect(answer.status).toBe(404);
+      expect(answer.body).toEqual({ error: "project not found" });
+    }
+    const intact = await call(theirs.projectId, theirKey, "GET", `/records/posts/${id}`);
+    expect(intact.body).toEqual(theirRecord);
+  });
+
+  it("cannot point a relation at another project's record", async () => {
+    expect((await call(mine.projectId, myKey, "POST", "/schemas", { name: "links", kind: "collection", fields: [{ name: "post", type: "relation", target: "posts" }] })).status).toBe(201);
+    const answer = await call(mine.projectId, myKey, "POST", "/records/links", { post: theirRecord.id });
+    expect(answer.status).toBe(422);
+    expect(answer.body.issues).toEqual([{ path: "post", message: `no posts record has the id "${theirRecord.id as string}"` }]);
+  });
+
+  it("answers 404, never a server error, for names and ids with NUL or control characters", async () => {
+    for (const pathname of ["/records/posts%00", "/records/posts/rec%00x", "/records/po%0Asts", "/records/posts/rec%0D%0Ax"]) {
+      const answer = await mineGet(pathname);
+      expect(answer.status, pathname).toBe(404);
+    }
+  });
+});
+
+describe("permissions per action", () => {
+  it("lets each records permission do its own action only", async () => {
+    const [first] = (await mineGet("/records/posts?perPage=1")).body.data!;
+    const path = `/records/posts/${first!.id as string}`;
+    const actions: Array<[Permission, string, string, unknown]> = [
+      ["records.read", "GET", "/records/posts", undefined],
+      ["records.read", "GET", path, undefined],
+      ["records.create", "POST", "/records/posts", { title: "new" }],
+      ["records.update", "PATCH", path, { qty: 5 }],
+      ["records.delete", "DELETE", path, undefined],
+    ];
+    const keys = new Map<Permission, string>();
+    for (const permission of ["records.read", "records.create", "records.update", "records.delete"] as Permission[]) keys.set(permission, await mine.keyFor([permission]));
+    for (const [permission, method, pathname, body] of actions) {
+      for (const [other, key] of keys) {
+        if (other === permission) continue;
+        const answer = await call(mine.projectId, key, method, pathname, body);
+        expect(answer.status, `${other} ${method} ${pathname}`).toBe(403);
+      }
+    }
+    for (const [permission, method, pathname, body] of actions) {
+      const answer = await call(mine.projectId, keys.get(permission)!, method, pathname, body);
+      expect([200, 201, 204], `${permission} ${method} ${pathname}`).toContain(answer.status);
+    }
+  });
+
+  it("never answers or accepts passwords of auth schemas through the records API", async () => {
+    expect((await call(mine.projectId, myKey, "POST", "/schemas", { name: "members", kind: "auth", fields: [{ name: "nickname", type: "string" }] })).status).toBe(201);
+    for (const body of [{ email: "m@example.com", password: "hunter22" }, { email: "m@example.com", passwordHash: "x" }]) {
+      const answer = await call(mine.projectId, myKey, "POST", "/records/members", body);
+      expect(answer.status).toBe(422);
+      expect(answer.body.issues![0]!.message).toBe("passwords are set through the auth endpoints (register, reset-password), not the records API");
+    }
+    const created = await call(mine.projectId, myKey, "POST", "/records/members", { email: "M@Example.com", nickname: "m" });
+    expect(created.status).toBe(201);
+    expect(Object.keys(created.body)).toEqual(["id", "email", "emailVerified", "nickname", "createdAt", "updatedAt"]);
+    expect(created.body.email).toBe("m@example.com");
+  });
+});

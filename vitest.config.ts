@@ -1,0 +1,17 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "@": fileURLToPath(new URL(".", import.meta.url)) } },
+  test: {
+    include: ["**/*.test.ts"],
+    exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**"],
+    environment: "node",
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Suites own real servers and databases; files run in parallel, tests inside a file in order.
+    pool: "forks",
+    env: { NODE_ENV: "test" },
+    setupFiles: ["test/setup-env.ts"],
+  },
+});
