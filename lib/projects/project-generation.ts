@@ -11,15 +11,37 @@ function generationKey(projectId: string): string {
   return `prj-gen:${projectId}`;
 }
 
+/**
+ * Bumps made by this process, counted here as well: a change made on this instance is visible to
+ * its next call even when the shared store dropped the bump (unreachable, timed out). Kept on
+ * globalThis because Next.js' route bundles and the invocation fast path load this module apart.
+ */
+const holder = globalThis as typeof globalThis & { __flowpointLocalGenerationBumps?: Map<string, number> };
+const localBumps = (holder.__flowpointLocalGenerationBumps ??= new Map<string, number>());
+const MAX_LOCAL_ENTRIES = 10_000;
+
+function bumpLocally(projectId: string): void {
+  const next = (localBumps.get(projectId) ?? 0) + 1;
+  localBumps.delete(projectId);
+  if (localBumps.size >= MAX_LOCAL_ENTRIES) {
+    // Dropping the oldest project's count changes its generation string, which only costs it one reload.
+    localBumps.delete(localBumps.keys().next().value!);
+  }
+  localBumps.set(projectId, next);
+}
+
 export async function bumpProjectGeneration(projectId: string): Promise<void> {
+  bumpLocally(projectId);
   await getKv().cache.incr(generationKey(projectId));
 }
 
 /**
- * The current generation; "0" before any change. While the store is unreachable this also reads
- * "0" (and bumps are lost), so in-process caches additionally expire on their own (see
+ * The current generation: the shared counter ("0" before any change) and this process's own
+ * bumps. While the store is unreachable the shared part reads "0" and other instances' bumps are
+ * lost, so in-process caches additionally expire on their own (see
  * lib/endpoints/invoke/project-runtime.ts).
  */
 export async function readProjectGeneration(projectId: string): Promise<string> {
-  return (await getKv().cache.get(generationKey(projectId))) ?? "0";
+  const shared = (await getKv().cache.get(generationKey(projectId))) ?? "0";
+  return `${shared}.${localBumps.get(projectId) ?? 0}`;
 }

@@ -43,14 +43,28 @@ export class ThrottledWarnings {
   }
 }
 
-/** Races a promise against a timer; the loser's rejection is swallowed so it never goes unhandled. */
+/**
+ * Races a promise against a timer; the loser's rejection is swallowed so it never goes unhandled.
+ *
+ * The timer's rejection waits one more turn of the event loop (setImmediate runs after the I/O
+ * poll phase). After the process itself stalls for longer than the timeout (a long garbage
+ * collection, a busy CPU), timers run before the sockets are read, so without that turn a reply
+ * already sitting in the socket would lose to the timer and a healthy backend would be put on
+ * cool-down, failing rate limits open for no reason.
+ */
 export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let immediate: ReturnType<typeof setImmediate> | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new KvTimeoutError(timeoutMs)), timeoutMs);
+    timer = setTimeout(() => {
+      immediate = setImmediate(() => reject(new KvTimeoutError(timeoutMs)));
+    }, timeoutMs);
   });
   promise.catch(() => undefined);
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, timeout]).finally(() => {
+    clearTimeout(timer);
+    if (immediate) clearImmediate(immediate);
+  });
 }
 
 /**
