@@ -136,6 +136,7 @@ export function getRecordStore(target: RecordStoreTarget, options: RecordStorePo
       return pool.entries.get(key)?.store.metrics ?? lastMetrics;
     },
     insert: (collection, document, opts) => withStore((store) => store.insert(collection, document, opts)),
+    insertMany: (collection, documents, opts) => withStore((store) => store.insertMany(collection, documents, opts)),
     find: (collection, query) => withStore((store) => store.find(collection, query)),
     count: (collection, query) => withStore((store) => store.count(collection, query)),
     findByIds: (collection, ids, opts) => withStore((store) => store.findByIds(collection, ids, opts)),

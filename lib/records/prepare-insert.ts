@@ -21,3 +21,29 @@ export function prepareInsert(document: unknown, now: Date): StoredRecord {
   const timestamp = now.toISOString();
   return { id: (id as string | undefined) ?? newId("record"), ...rest, createdAt: timestamp, updatedAt: timestamp };
 }
+
+export const MAX_DOCUMENTS_PER_INSERT = 1000;
+
+/** prepareInsert for a batch: every document is checked first, issues name the document's index. */
+export function prepareInsertMany(documents: unknown, now: Date): StoredRecord[] {
+  if (!Array.isArray(documents)) throw new AppError("validation_failed", "documents must be an array", { issues: [{ path: "", message: "must be an array" }] });
+  if (documents.length > MAX_DOCUMENTS_PER_INSERT) {
+    throw new AppError("validation_failed", `at most ${MAX_DOCUMENTS_PER_INSERT} documents can be inserted at once`, {
+      issues: [{ path: "", message: `must hold at most ${MAX_DOCUMENTS_PER_INSERT} documents` }],
+    });
+  }
+  const records: StoredRecord[] = [];
+  const issues: Array<{ path: string; message: string }> = [];
+  documents.forEach((document, index) => {
+    try {
+      records.push(prepareInsert(document, now));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== "validation_failed") throw error;
+      for (const issue of error.issues ?? [{ path: "", message: error.message }]) {
+        issues.push({ path: issue.path ? `${index}.${issue.path}` : String(index), message: issue.message });
+      }
+    }
+  });
+  if (issues.length) throw new AppError("validation_failed", "some documents cannot be stored", { issues });
+  return records;
+}

@@ -150,6 +150,54 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
       });
     });
 
+    describe("insertMany", () => {
+      it("stores a batch in one round trip and answers the records in order, creating the collection", async () => {
+        const collection = fresh("batch");
+        const before = store.metrics.queries;
+        const records = await store.insertMany(collection, [{ title: "one", n: 1 }, { id: "given_2", title: "two", nested: { a: [1, "x"] } }, { title: "három ✓" }]);
+        expect(records.map((record) => record.title)).toEqual(["one", "two", "három ✓"]);
+        expect(records[1]!.id).toBe("given_2");
+        expect(records[0]!.id).toMatch(/^rec_/);
+        for (const record of records) expect(record.createdAt).toBe(record.updatedAt);
+        const stored = await store.findByIds(collection, ids(records));
+        expect(stored).toEqual(records);
+        // The collection did not exist: a failed first attempt, its creation and the retry at most.
+        expect(store.metrics.queries - before).toBeLessThanOrEqual(4);
+
+        const again = store.metrics.queries;
+        await store.insertMany(collection, Array.from({ length: 200 }, (_, index) => ({ index })));
+        expect(store.metrics.queries - again).toBe(1);
+        expect(await store.count(collection)).toBe(203);
+        expect(await store.insertMany(collection, [])).toEqual([]);
+      });
+
+      it("checks every document first and stores nothing when one is bad, naming its index", async () => {
+        const collection = fresh("batch");
+        await store.insert(collection, { seed: true });
+        const error = await expectAppError(store.insertMany(collection, [{ ok: 1 }, { $bad: 1 }, { createdAt: "x" }]), "validation_failed");
+        expect(error.issues?.map((issue) => issue.path)).toEqual(["1.$bad", "2.createdAt"]);
+        await expectAppError(store.insertMany(collection, Array.from({ length: 1001 }, () => ({}))), "validation_failed");
+        await expectAppError(store.insertMany(collection, "nope" as unknown as Record<string, unknown>[]), "validation_failed");
+        expect(await store.count(collection)).toBe(1);
+      });
+
+      it("answers unique_violation for a taken id or unique value without driver text", async () => {
+        const collection = fresh("batch");
+        await store.ensureUniqueIndex(collection, "email");
+        await store.insert(collection, { id: "taken", email: "ada@example.com" });
+        const byId = await expectAppError(store.insertMany(collection, [{ id: "taken" }]), "unique_violation");
+        expect(byId.field).toBe("id");
+        const byValue = await expectAppError(store.insertMany(collection, [{ email: "ada@example.com" }]), "unique_violation");
+        expect(byValue.field).toBe("email");
+        expect(byValue.message).not.toMatch(DRIVER_TEXT);
+        if (store.kind !== "mongodb") {
+          // All or nothing on PostgreSQL and PGlite.
+          await expectAppError(store.insertMany(collection, [{ email: "new@example.com" }, { email: "ada@example.com" }]), "unique_violation");
+          expect(await store.count(collection)).toBe(1);
+        }
+      });
+    });
+
     describe("keys starting with $ or containing . are refused on write, at any depth", () => {
       const cases: [Record<string, unknown>, string][] = [
         [{ $where: "1" }, "$where"],

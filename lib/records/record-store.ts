@@ -93,6 +93,13 @@ export interface RecordStore {
    * stored. A taken id or unique value: unique_violation with `field`.
    */
   insert(collection: string, document: Record<string, unknown>, options?: OperationOptions): Promise<StoredRecord>;
+  /**
+   * Stores up to 1000 documents in one round trip (batched execution logs, imports), each checked
+   * as by insert (issues[].path starts with the document's index: "3.title"). PostgreSQL and
+   * PGlite store all or none. MongoDB stores in order and stops at the first taken id or unique
+   * value, so the documents before it stay stored. Answers the records in the given order.
+   */
+  insertMany(collection: string, documents: Record<string, unknown>[], options?: OperationOptions): Promise<StoredRecord[]>;
   find(collection: string, query?: FindQuery): Promise<StoredRecord[]>;
   count(collection: string, query?: MatchQuery): Promise<number>;
   /**

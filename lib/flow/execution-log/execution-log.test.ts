@@ -5,11 +5,12 @@ import type { RecordStore } from "@/lib/records/record-store";
 import { runFlow } from "@/lib/flow/engine/run-flow";
 import { previewValue, PREVIEW_MAX_CHARS } from "./preview";
 import { redactSecrets, REDACTED } from "./redact";
-import { writeExecutionLog } from "./write-execution-log";
+import { buildExecutionLogEntry, writeExecutionLog } from "./write-execution-log";
+import { queueExecutionLogEntry } from "./log-write-queue";
 import { listExecutions } from "./list-executions";
 import { getExecutionOrThrow } from "./get-execution-or-throw";
 import { pruneExecutions } from "./prune-executions";
-import { EXECUTIONS_COLLECTION } from "./execution-log-entry";
+import { EXECUTIONS_COLLECTION, type ExecutionLogEntry } from "./execution-log-entry";
 
 describe("redaction", () => {
   it("removes authorization and cookie headers, password-like fields and tokens at any depth", () => {
@@ -120,22 +121,44 @@ describe("execution log in the customer database", () => {
 });
 
 describe("execution log write queue", () => {
-  it("keeps at most two writes per project running and runs every queued one", async () => {
-    const { enqueueLogWrite } = await import("./log-write-queue");
-    let running = 0;
-    let peak = 0;
-    let done = 0;
-    const write = async () => {
-      running++;
-      peak = Math.max(peak, running);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      running--;
-      done++;
-    };
-    const results = await Promise.all(Array.from({ length: 40 }, () => enqueueLogWrite("prj_queue", write)));
-    expect(results.every(Boolean)).toBe(true);
-    expect(done).toBe(40);
-    expect(peak).toBe(2);
+  let store: RecordStore;
+  beforeAll(() => {
+    store = getRecordStore({ projectId: newId("project"), kind: "local" });
+  });
+  afterAll(closeAllRecordStores);
+
+  function entry(overrides: Record<string, unknown> = {}): ExecutionLogEntry {
+    const built = buildExecutionLogEntry({ executionId: newId("execution"), source: { type: "test_run", endpointId: null }, startedAt: new Date(), run: null, httpStatus: 200 });
+    return { ...built, ...overrides } as ExecutionLogEntry;
+  }
+
+  it("writes the entries queued together in one insert, and the ones queued meanwhile in the next", async () => {
+    await queueExecutionLogEntry(store, "prj_q", entry()); // creates the collection
+    const before = store.metrics.queries;
+    const first = Array.from({ length: 150 }, () => entry());
+    const pending = first.map((item) => queueExecutionLogEntry(store, "prj_q", item));
+    // Queued while the first batch is being written.
+    await Promise.resolve();
+    const second = Array.from({ length: 30 }, () => entry());
+    pending.push(...second.map((item) => queueExecutionLogEntry(store, "prj_q", item)));
+    expect(await Promise.all(pending)).toEqual(Array.from({ length: 180 }, () => true));
+    expect(store.metrics.queries - before).toBe(2);
+    const stored = await store.findByIds(EXECUTIONS_COLLECTION, [...first, ...second].map((item) => item.id));
+    expect(stored).toHaveLength(180);
+  });
+
+  it("loses only the entry the database refuses, not the rest of its batch", async () => {
+    const good = [entry(), entry()];
+    const bad = entry({ error: "nul\u0000byte" });
+    const results = await Promise.all([good[0]!, bad, good[1]!].map((item) => queueExecutionLogEntry(store, "prj_q", item)));
+    expect(results).toEqual([true, false, true]);
+    expect(await store.findByIds(EXECUTIONS_COLLECTION, [good[0]!.id, bad.id, good[1]!.id])).toHaveLength(2);
+  });
+
+  it("answers false for every entry when the database cannot be reached", async () => {
+    const broken = getRecordStore({ projectId: newId("project"), kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
+    const results = await Promise.all([entry(), entry()].map((item) => queueExecutionLogEntry(broken, "prj_broken", item)));
+    expect(results).toEqual([false, false]);
   });
 });
 

@@ -1,47 +1,101 @@
+import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import type { RecordStore } from "@/lib/records/record-store";
+import { EXECUTIONS_COLLECTION, type ExecutionLogEntry } from "./execution-log-entry";
 
 /**
- * Execution-log writes wait here rather than in the database pool: at peak a project's pool
- * would otherwise time its waiters out and drop logs. A few writes per project run at once; the
- * rest queue up to a bound, past which entries are dropped with one throttled warning.
+ * Execution logs wait here and are written in batches, one multi-row insert per batch and one
+ * batch at a time per customer database: at peak, one insert per call would hold the project's
+ * small pool, make the request's own queries wait behind logs, and time waiters out. The queue is
+ * bounded; past the bound entries are dropped with one throttled warning.
  */
-const CONCURRENT_WRITES_PER_PROJECT = 2;
-const MAX_QUEUED_PER_PROJECT = 20_000;
+const MAX_BATCH = 200;
+const MAX_QUEUED_PER_STORE = 20_000;
+const WRITE_TIMEOUT_MS = 30_000;
 const WARNING_INTERVAL_MS = 30_000;
 
-interface ProjectQueue {
-  running: number;
-  waiting: Array<() => void>;
+interface QueuedEntry {
+  entry: ExecutionLogEntry;
+  settle: (written: boolean) => void;
 }
 
-const queues = new Map<string, ProjectQueue>();
+interface StoreQueue {
+  projectId: string;
+  waiting: QueuedEntry[];
+  flushing: boolean;
+}
+
+const queues = new Map<RecordStore, StoreQueue>();
 let lastWarning = 0;
 
-/** Runs `write` when the project's turn comes; answers false when the queue was full and it was dropped. */
-export async function enqueueLogWrite(projectId: string, write: () => Promise<void>): Promise<boolean> {
-  let queue = queues.get(projectId);
-  if (!queue) {
-    queue = { running: 0, waiting: [] };
-    queues.set(projectId, queue);
-  }
-  if (queue.running >= CONCURRENT_WRITES_PER_PROJECT) {
-    if (queue.waiting.length >= MAX_QUEUED_PER_PROJECT) {
-      if (Date.now() - lastWarning > WARNING_INTERVAL_MS) {
-        lastWarning = Date.now();
-        log.warn("execution log queue is full: dropping entries", { projectId, queued: queue.waiting.length });
-      }
-      return false;
-    }
-    await new Promise<void>((resolve) => queue.waiting.push(resolve));
-  }
-  queue.running += 1;
+function warnThrottled(message: string, fields: Record<string, unknown>): void {
+  if (Date.now() - lastWarning < WARNING_INTERVAL_MS) return;
+  lastWarning = Date.now();
+  log.warn(message, fields);
+}
+
+/** Errors that say the database did not take the batch as a whole, so each entry may still go in alone. */
+function isEntryProblem(error: unknown): boolean {
+  return error instanceof AppError && (error.code === "validation_failed" || error.code === "unique_violation");
+}
+
+async function writeBatch(store: RecordStore, queue: StoreQueue, batch: QueuedEntry[]): Promise<void> {
+  const documents = batch.map((item) => item.entry as unknown as Record<string, unknown>);
   try {
-    await write();
-    return true;
-  } finally {
-    queue.running -= 1;
-    const next = queue.waiting.shift();
-    if (next) next();
-    else if (queue.running === 0) queues.delete(projectId);
+    await store.insertMany(EXECUTIONS_COLLECTION, documents, { timeoutMs: WRITE_TIMEOUT_MS });
+    for (const item of batch) item.settle(true);
+    return;
+  } catch (error) {
+    if (!isEntryProblem(error) || batch.length === 1) {
+      log.error("execution logs could not be written", { projectId: queue.projectId, entries: batch.length, error });
+      for (const item of batch) item.settle(false);
+      return;
+    }
   }
+  // One entry the database refuses must not cost the others theirs.
+  for (const item of batch) {
+    try {
+      await store.insert(EXECUTIONS_COLLECTION, item.entry as unknown as Record<string, unknown>, { timeoutMs: WRITE_TIMEOUT_MS });
+      item.settle(true);
+    } catch (error) {
+      log.error("execution log could not be written", { projectId: queue.projectId, executionId: item.entry.id, error });
+      item.settle(false);
+    }
+  }
+}
+
+async function flush(store: RecordStore, queue: StoreQueue): Promise<void> {
+  queue.flushing = true;
+  try {
+    while (queue.waiting.length > 0) {
+      await writeBatch(store, queue, queue.waiting.splice(0, MAX_BATCH));
+    }
+  } finally {
+    queue.flushing = false;
+    if (queue.waiting.length === 0) queues.delete(store);
+  }
+}
+
+/**
+ * Queues an entry for the store's next batch. Answers true once it is stored, false when it was
+ * dropped (queue full) or could not be written (already reported in the server log); never throws.
+ */
+export function queueExecutionLogEntry(store: RecordStore, projectId: string, entry: ExecutionLogEntry): Promise<boolean> {
+  let queue = queues.get(store);
+  if (!queue) {
+    queue = { projectId, waiting: [], flushing: false };
+    queues.set(store, queue);
+  }
+  if (queue.waiting.length >= MAX_QUEUED_PER_STORE) {
+    warnThrottled("execution log queue is full: dropping entries", { projectId, queued: queue.waiting.length });
+    return Promise.resolve(false);
+  }
+  const written = new Promise<boolean>((resolve) => queue.waiting.push({ entry, settle: resolve }));
+  // Entries queued in the same turn of the event loop go out together.
+  if (!queue.flushing) {
+    const started = queue;
+    started.flushing = true;
+    queueMicrotask(() => void flush(store, started));
+  }
+  return written;
 }

@@ -2,11 +2,11 @@ import { getConfig } from "@/lib/config";
 import type { FlowRunResult } from "@/lib/flow/engine/run-flow";
 import { log } from "@/lib/log";
 import type { RecordStore } from "@/lib/records/record-store";
-import { EXECUTIONS_COLLECTION, type ExecutionLogEntry, type ExecutionSource } from "./execution-log-entry";
+import type { ExecutionLogEntry, ExecutionSource } from "./execution-log-entry";
 import { previewValue } from "./preview";
 import { redactSecrets } from "./redact";
 import { pruneExecutionsOccasionally } from "./prune-executions";
-import { enqueueLogWrite } from "./log-write-queue";
+import { queueExecutionLogEntry } from "./log-write-queue";
 
 export interface WriteExecutionLogOptions {
   store: RecordStore;
@@ -52,16 +52,15 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
 }
 
 /**
- * Stores a run's log in the customer's database. Called after the response (waitUntil); it never
- * throws — a log that cannot be written is reported in the server log and the run stands.
+ * Stores a run's log in the customer's database, batched with other runs' (log-write-queue.ts).
+ * Called after the response (waitUntil); it never throws — a log that cannot be written is
+ * reported in the server log and the run stands.
  */
 export async function writeExecutionLog(options: WriteExecutionLogOptions): Promise<void> {
   try {
     const entry = buildExecutionLogEntry(options);
-    await enqueueLogWrite(options.projectId, async () => {
-      await options.store.insert(EXECUTIONS_COLLECTION, entry as unknown as Record<string, unknown>, { timeoutMs: 30_000 });
-    });
-    pruneExecutionsOccasionally({ store: options.store, projectId: options.projectId, retentionDays: options.retentionDays });
+    const written = await queueExecutionLogEntry(options.store, options.projectId, entry);
+    if (written) pruneExecutionsOccasionally({ store: options.store, projectId: options.projectId, retentionDays: options.retentionDays });
   } catch (error) {
     if (getConfig().NODE_ENV !== "test") log.error("execution log could not be written", { projectId: options.projectId, executionId: options.executionId, error });
     else log.warn("execution log could not be written", { executionId: options.executionId, error });

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
 import { prepareChanges } from "../prepare-changes";
-import { prepareInsert } from "../prepare-insert";
+import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, presentRecord } from "../present-record";
 import { assertCollectionName, assertFieldName } from "../record-names";
 import type { OperationOptions, RecordStore, StoredRecord, UpdateResult } from "../record-store";
@@ -99,6 +99,17 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
         await ensureOrderIndex(collection, deadline);
         await collectionOf(collection).insertOne(toMongoDocument(record), { maxTimeMS: deadline.remainingMs() });
         return record;
+      });
+    },
+
+    async insertMany(collection, documents, opts) {
+      assertCollectionName(collection);
+      const records = prepareInsertMany(documents, new Date());
+      if (records.length === 0) return [];
+      return operation(opts, async (deadline) => {
+        await ensureOrderIndex(collection, deadline);
+        await collectionOf(collection).insertMany(records.map(toMongoDocument), { ordered: true, maxTimeMS: deadline.remainingMs() });
+        return records;
       });
     },
 

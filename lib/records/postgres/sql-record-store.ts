@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
 import { prepareChanges } from "../prepare-changes";
-import { prepareInsert } from "../prepare-insert";
+import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, presentRecord } from "../present-record";
 import { assertCollectionName, assertFieldName } from "../record-names";
 import type { OperationOptions, RecordStore, StoredRecord, UpdateResult } from "../record-store";
@@ -144,6 +144,28 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
           throw error;
         }
         return record;
+      });
+    },
+
+    async insertMany(collection, documents, opts) {
+      assertCollectionName(collection);
+      const records = prepareInsertMany(documents, new Date());
+      if (records.length === 0) return [];
+      return operation(opts, async (deadline) => {
+        try {
+          // One JSON array parameter: the statement text stays the same whatever the batch size.
+          await write(collection, deadline, () =>
+            query(
+              `INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`,
+              [JSON.stringify(records)],
+              deadline,
+            ),
+          );
+        } catch (error) {
+          if (isUniqueViolation(error)) throw uniqueViolation(collection, error, [...new Set(records.flatMap((record) => Object.keys(record)))]);
+          throw error;
+        }
+        return records;
       });
     },
 
