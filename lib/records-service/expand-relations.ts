@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors";
 import type { RecordStore, StoredRecord } from "@/lib/records/record-store";
 import { effectiveFields, type SchemaDefinition } from "@/lib/schemas/schema-definition";
-import { presentRecord, type PublicRecord } from "./present-record";
+import { createRecordPresenter, type PublicRecord } from "./present-record";
 import { operationOptions } from "./record-service-options";
 
 export interface ExpandRelationsOptions {
@@ -44,7 +44,8 @@ export async function expandRelations(options: ExpandRelationsOptions): Promise<
       const byId = new Map<string, PublicRecord>();
       if (ids.size === 0 || !target) return byId;
       const found = await options.store.findByIds(field.target, [...ids], operationOptions(options.signal));
-      for (const record of found) byId.set(record.id, presentRecord({ schema: target, components: options.schemas, record }));
+      const present = createRecordPresenter(target, options.schemas);
+      for (const record of found) byId.set(record.id, present(record));
       return byId;
     }),
   );

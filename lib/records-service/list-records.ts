@@ -1,7 +1,7 @@
 import { expandRelations } from "./expand-relations";
 import type { ListQuery } from "./parse-list-query";
 import { toFindQuery } from "./parse-list-query";
-import { presentRecord, type PublicRecord } from "./present-record";
+import { createRecordPresenter, type PublicRecord } from "./present-record";
 import { assertSchemaHasRecords, type RecordServiceOptions } from "./record-service-options";
 
 export interface ListRecordsOptions extends RecordServiceOptions {
@@ -28,10 +28,12 @@ export async function listRecords(options: ListRecordsOptions): Promise<RecordLi
     store.find(schema.name, find),
     query.withTotal ? store.count(schema.name, { where: find.where, ...(find.search ? { search: find.search } : {}), ...(signal ? { signal } : {}) }) : null,
   ]);
-  let data = stored.map((record) => presentRecord({ schema, components: schemas, record }));
+  let data = stored.map(createRecordPresenter(schema, schemas));
   if (query.expand.length > 0) {
     const expansions = await expandRelations({ store, schema, schemas, records: stored, fields: query.expand, signal });
-    data = data.map((record, index) => ({ ...record, expand: expansions[index] ?? {} }));
+    data.forEach((record, index) => {
+      record.expand = expansions[index] ?? {};
+    });
   }
   return { data, meta: { page: query.page, perPage: query.perPage, total } };
 }

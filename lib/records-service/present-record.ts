@@ -27,11 +27,17 @@ function emptyValue(field: FieldDefinition): unknown {
  * same way, recursively; dynamic-zone items of components that no longer exist are left out.
  */
 export function presentRecord(options: PresentRecordOptions): PublicRecord {
-  const components = new Map(options.components.filter((schema) => schema.kind === "component").map((schema) => [schema.name, schema]));
+  return createRecordPresenter(options.schema, options.components)(options.record);
+}
 
-  const shape = (fields: readonly FieldDefinition[], source: Record<string, unknown>): Record<string, unknown> => {
+/** presentRecord for many records of one schema: the schema is read once, not per record. */
+export function createRecordPresenter(schema: SchemaDefinition, allSchemas: readonly SchemaDefinition[]): (record: StoredRecord) => PublicRecord {
+  const components = new Map(allSchemas.filter((candidate) => candidate.kind === "component").map((candidate) => [candidate.name, candidate]));
+  const fields = effectiveFields(schema);
+
+  const shape = (shapeFields: readonly FieldDefinition[], source: Record<string, unknown>): Record<string, unknown> => {
     const output: Record<string, unknown> = {};
-    for (const field of fields) {
+    for (const field of shapeFields) {
       const value = source[field.name];
       output[field.name] = value === undefined || value === null ? emptyValue(field) : shapeValue(field, value);
     }
@@ -61,11 +67,10 @@ export function presentRecord(options: PresentRecordOptions): PublicRecord {
     return value;
   };
 
-  const { record } = options;
-  return {
+  return (record) => ({
     id: record.id,
-    ...shape(effectiveFields(options.schema), record),
+    ...shape(fields, record),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
-  };
+  });
 }

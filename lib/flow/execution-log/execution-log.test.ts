@@ -35,7 +35,7 @@ describe("redaction", () => {
   it("caps previews", () => {
     const preview = previewValue({ text: "x".repeat(PREVIEW_MAX_CHARS * 2) })!;
     expect(preview.length).toBeLessThan(PREVIEW_MAX_CHARS + 60);
-    expect(preview).toContain("more characters");
+    expect(preview).toContain(`cut at ${PREVIEW_MAX_CHARS} characters`);
     expect(previewValue(null)).toBeNull();
     expect(previewValue({ token: "abc" })).toBe(`{"token":"${REDACTED}"}`);
   });
@@ -163,6 +163,23 @@ describe("execution log write queue", () => {
 });
 
 describe("previews redact while serialising", () => {
+  it("write what JSON.stringify writes when nothing is secret or cut", () => {
+    const value = { a: [1, "two", null, undefined, () => 1, { b: true, c: undefined, d: Number.NaN }], when: new Date("2024-01-02T03:04:05.000Z"), "quo\"te": "é\n" };
+    expect(previewValue(value)).toBe(JSON.stringify(value));
+    expect(previewValue("text")).toBe('"text"');
+    expect(previewValue(undefined)).toBeNull();
+  });
+
+  it("stop at the cap however large the output, keeping a cut credential hidden", () => {
+    const many = Array.from({ length: 100_000 }, (_, index) => ({ index, title: `ticket ${index}` }));
+    const preview = previewValue(many)!;
+    expect(preview.startsWith(JSON.stringify(many).slice(0, PREVIEW_MAX_CHARS))).toBe(true);
+    expect(preview.length).toBeLessThan(PREVIEW_MAX_CHARS + 40);
+    const cut = previewValue({ note: `${"x".repeat(90)} Bearer abcdefghijklmnop` }, 100)!;
+    expect(cut).not.toContain("abcd");
+  });
+
+
   it("hides secret-named fields and credentials in text at any depth, in any case", () => {
     const preview = previewValue([{ profile: { Password: "p", note: "auth: BEARER abc.def" }, apiKey: "k", title: "ok" }])!;
     expect(preview).toBe(`[{"profile":{"Password":"${REDACTED}","note":"auth: BEARER ${REDACTED}"},"apiKey":"${REDACTED}","title":"ok"}]`);
