@@ -28,7 +28,7 @@ export async function listRecords(options: ListRecordsOptions): Promise<RecordLi
     store.find(schema.name, find),
     query.withTotal ? store.count(schema.name, { where: find.where, ...(find.search ? { search: find.search } : {}), ...(signal ? { signal } : {}) }) : null,
   ]);
-  let data = stored.map(createRecordPresenter(schema, schemas));
+  const data = stored.map(createRecordPresenter(schema, schemas));
   if (query.expand.length > 0) {
     const expansions = await expandRelations({ store, schema, schemas, records: stored, fields: query.expand, signal });
     data.forEach((record, index) => {
