@@ -13,6 +13,7 @@ import { INVOCATION_PATH, invokeEndpoint } from "@/lib/endpoints/invoke/invoke-e
 import { closePlatformDb, migratePlatformDb } from "@/lib/platform-db/client";
 import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { closeKv } from "@/lib/kv/get-kv";
+import { adapterResponseClass } from "./adapter-response";
 import { BackgroundTasks } from "./background-tasks";
 
 const PATH_PREFIX = "/api/projects/";
@@ -31,7 +32,8 @@ async function main(): Promise<void> {
   const handleNext = app.getRequestHandler();
   const background = new BackgroundTasks();
   // Next's route handlers need the real global Request/Response: leave the globals alone.
-  const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, { waitUntil: background.track }), {
+  const hooks = { waitUntil: background.track, Response: adapterResponseClass() };
+  const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, hooks), {
     overrideGlobalObjects: false,
   });
 

@@ -6,6 +6,7 @@ import { getRequestListener } from "@hono/node-server";
 import { INVOCATION_PATH, invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
 import { markSocketIp } from "@/lib/http/client-ip";
 import { BackgroundTasks } from "@/server/background-tasks";
+import { adapterResponseClass } from "@/server/adapter-response";
 
 /**
  * Serves the App Router's route handlers (app/api/** /route.ts) over real HTTP on loopback, without a
@@ -79,10 +80,11 @@ export interface RouteServer {
 export async function startRouteServer(): Promise<RouteServer> {
   const routes = await discoverRoutes();
   const background = new BackgroundTasks();
+  const invocationHooks = { waitUntil: background.track, Response: adapterResponseClass() };
   const listener = getRequestListener(
     async (request: Request) => {
       const { pathname } = new URL(request.url);
-      if (INVOCATION_PATH.test(pathname)) return invokeEndpoint(request, { waitUntil: background.track });
+      if (INVOCATION_PATH.test(pathname)) return invokeEndpoint(request, invocationHooks);
       for (const route of routes) {
         const params = matchRoute(route.segments, pathname);
         if (!params) continue;

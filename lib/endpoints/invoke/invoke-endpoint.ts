@@ -21,6 +21,12 @@ import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse
 export interface InvocationHooks {
   /** Keeps work that runs after the response alive: Next's after(), the server's tracked promises. */
   waitUntil(task: Promise<unknown>): void;
+  /**
+   * The Response class answers are built with; the global one by default. The production server
+   * passes its Node adapter's lightweight Response, which the adapter writes to the socket as given
+   * instead of reading a web stream back (server/adapter-response.ts).
+   */
+  Response?: typeof Response;
 }
 
 export const INVOCATION_PATH = /^\/api\/projects\/([^/]+)\/fn\/([^/]+)\/?$/;
@@ -32,20 +38,20 @@ interface Outcome extends CachedResponse {
   cacheable: boolean;
 }
 
-function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+function jsonResponse(Answer: typeof Response, status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Answer(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
 }
 
-function notFound(headers: Record<string, string> = {}): Response {
-  return jsonResponse(404, { error: "not found" }, headers);
+function notFound(Answer: typeof Response, headers: Record<string, string> = {}): Response {
+  return jsonResponse(Answer, 404, { error: "not found" }, headers);
 }
 
-function preflight(runtime: ProjectRuntime, slug: string, request: Request): Response {
+function preflight(Answer: typeof Response, runtime: ProjectRuntime, slug: string, request: Request): Response {
   const method = (request.headers.get("access-control-request-method") ?? "").toUpperCase();
   const endpoint = runtime.routes.get(`${method} ${slug}`);
-  if (!endpoint) return notFound();
+  if (!endpoint) return notFound(Answer);
   const headers = preflightHeaders(request.headers.get("origin"), endpoint.definition.allowedOrigins, method, request.headers.get("access-control-request-headers"));
-  return new Response(null, { status: 204, headers });
+  return new Answer(null, { status: 204, headers });
 }
 
 async function execute(
@@ -92,23 +98,24 @@ async function execute(
   return outcome;
 }
 
-function toResponse(outcome: CachedResponse, headers: Record<string, string>): Response {
-  return new Response(outcome.body, { status: outcome.status, headers: { ...outcome.headers, ...headers, "content-type": outcome.contentType } });
+function toResponse(Answer: typeof Response, outcome: CachedResponse, headers: Record<string, string>): Response {
+  return new Answer(outcome.body, { status: outcome.status, headers: { ...outcome.headers, ...headers, "content-type": outcome.contentType } });
 }
 
 export async function invokeEndpoint(request: Request, hooks: InvocationHooks): Promise<Response> {
+  const Answer = hooks.Response ?? Response;
   const url = new URL(request.url);
   const match = INVOCATION_PATH.exec(url.pathname);
-  if (!match) return notFound();
+  if (!match) return notFound(Answer);
   let corsGrant: Record<string, string> = {};
   try {
     const projectId = decodeURIComponent(match[1]!);
     const slug = decodeURIComponent(match[2]!);
     const runtime = await getProjectRuntime(projectId);
-    if (!runtime) return notFound();
-    if (request.method === "OPTIONS") return preflight(runtime, slug, request);
+    if (!runtime) return notFound(Answer);
+    if (request.method === "OPTIONS") return preflight(Answer, runtime, slug, request);
     const endpoint = runtime.routes.get(`${request.method} ${slug}`);
-    if (!endpoint) return notFound();
+    if (!endpoint) return notFound(Answer);
     const definition = endpoint.definition;
     corsGrant = corsHeaders(request.headers.get("origin"), definition.allowedOrigins, [...Object.keys(definition.response.headers), "x-execution-id"]);
 
@@ -118,13 +125,13 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
 
     if (!endpoint.cacheable) {
       const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
-      return toResponse(outcome, { "cache-control": "no-store", ...common, ...(outcome.executionId ? { "x-execution-id": outcome.executionId } : {}) });
+      return toResponse(Answer, outcome, { "cache-control": "no-store", ...common, ...(outcome.executionId ? { "x-execution-id": outcome.executionId } : {}) });
     }
 
     const cacheControl = `public, max-age=${definition.cacheSeconds}`;
     const key = responseCacheKey(definition.id, definition.version, url.search);
     const cached = await readCachedResponse(key);
-    if (cached) return toResponse(cached, { ...common, "cache-control": cacheControl, "x-cache": "hit" });
+    if (cached) return toResponse(Answer, cached, { ...common, "cache-control": cacheControl, "x-cache": "hit" });
     const { leader, result } = singleFlight(key, async () => {
       const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
       if (outcome.cacheable) {
@@ -135,10 +142,10 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     });
     const outcome = await result;
     const executionHeader: Record<string, string> = leader && outcome.executionId ? { "x-execution-id": outcome.executionId } : {};
-    return toResponse(outcome, { ...common, ...executionHeader, "cache-control": outcome.cacheable ? cacheControl : "no-store", "x-cache": "miss" });
+    return toResponse(Answer, outcome, { ...common, ...executionHeader, "cache-control": outcome.cacheable ? cacheControl : "no-store", "x-cache": "miss" });
   } catch (error) {
-    if (isAppError(error)) return jsonResponse(error.status, errorBody(error), { ...corsGrant, ...error.headers });
+    if (isAppError(error)) return jsonResponse(Answer, error.status, errorBody(error), { ...corsGrant, ...error.headers });
     log.error("invocation failed", { path: url.pathname, error });
-    return jsonResponse(500, errorBody(new AppError("internal", "internal error")), corsGrant);
+    return jsonResponse(Answer, 500, errorBody(new AppError("internal", "internal error")), corsGrant);
   }
 }
