@@ -44,7 +44,7 @@ export class ThrottledWarnings {
 }
 
 /**
- * Races a promise against a timer; the loser's rejection is swallowed so it never goes unhandled.
+ * Races a promise against a timer; a late rejection of the promise is ignored, never unhandled.
  *
  * The timer's rejection waits one more turn of the event loop (setImmediate runs after the I/O
  * poll phase). After the process itself stalls for longer than the timeout (a long garbage
@@ -53,17 +53,26 @@ export class ThrottledWarnings {
  * cool-down, failing rate limits open for no reason.
  */
 export function withTimeout<T>(promise: Promise<T>, timeoutMs: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let immediate: ReturnType<typeof setImmediate> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  // One promise and one reaction per call, not a race of three: this wraps every kv call.
+  return new Promise<T>((resolve, reject) => {
+    let immediate: ReturnType<typeof setImmediate> | undefined;
+    const timer = setTimeout(() => {
       immediate = setImmediate(() => reject(new KvTimeoutError(timeoutMs)));
     }, timeoutMs);
-  });
-  promise.catch(() => undefined);
-  return Promise.race([promise, timeout]).finally(() => {
-    clearTimeout(timer);
-    if (immediate) clearImmediate(immediate);
+    const settle = () => {
+      clearTimeout(timer);
+      if (immediate) clearImmediate(immediate);
+    };
+    promise.then(
+      (value) => {
+        settle();
+        resolve(value);
+      },
+      (error: unknown) => {
+        settle();
+        reject(error);
+      },
+    );
   });
 }
 
