@@ -120,6 +120,10 @@ describe("invocation errors", () => {
     expect((await invoke("echo")).status).toBe(404);
     expect((await invoke("off")).status).toBe(404);
     expect((await fetch(`${server.url}/api/projects/prj_unknown/fn/echo`, { method: "POST", body: "{}" })).status).toBe(404);
+    // Malformed percent-encoding names no endpoint: 404, not a server error.
+    const malformed = await invoke("ec%E0%A4%A");
+    expect(malformed.status).toBe(404);
+    expect(await malformed.json()).toEqual({ error: "not found" });
   });
 
   it("answers 400 to a body that is not a JSON object", async () => {

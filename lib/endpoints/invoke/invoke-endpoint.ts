@@ -98,6 +98,15 @@ async function execute(
   return outcome;
 }
 
+/** A path segment as text; null for malformed percent-encoding (no such endpoint, not a server error). */
+function decodePathSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
 function toResponse(Answer: typeof Response, outcome: CachedResponse, headers: Record<string, string>): Response {
   return new Answer(outcome.body, { status: outcome.status, headers: { ...outcome.headers, ...headers, "content-type": outcome.contentType } });
 }
@@ -109,8 +118,9 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
   if (!match) return notFound(Answer);
   let corsGrant: Record<string, string> = {};
   try {
-    const projectId = decodeURIComponent(match[1]!);
-    const slug = decodeURIComponent(match[2]!);
+    const projectId = decodePathSegment(match[1]!);
+    const slug = decodePathSegment(match[2]!);
+    if (projectId === null || slug === null) return notFound(Answer);
     const runtime = await getProjectRuntime(projectId);
     if (!runtime) return notFound(Answer);
     if (request.method === "OPTIONS") return preflight(Answer, runtime, slug, request);
