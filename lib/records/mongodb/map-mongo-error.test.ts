@@ -1,4 +1,4 @@
-import { MongoNetworkError, MongoNetworkTimeoutError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError } from "mongodb";
+import { MongoBulkWriteError, MongoNetworkError, MongoNetworkTimeoutError, MongoOperationTimeoutError, MongoServerError, MongoServerSelectionError } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { duplicateKeyField, isAlreadyGone, isConcurrentIndexBuild, mapMongoError } from "./map-mongo-error";
@@ -24,6 +24,16 @@ describe("MongoDB driver errors to AppError", () => {
     expect(error.field).toBe("email");
     expect(error.message).toBe('"email" must be unique: another record already has this value');
     expect(error.status).toBe(409);
+  });
+
+  it("a batch insert's duplicate (MongoBulkWriteError, no keyPattern) → unique_violation with the field from the index name", () => {
+    // What insertMany throws on its first duplicate: the first write error's message and code.
+    const bulk = (message: string) => new MongoBulkWriteError({ message, code: 11000, writeErrors: [] }, {} as never);
+    const byValue = mapMongoError(bulk(`E11000 duplicate key error collection: shop.users index: unique_email dup key: { email: "a@x" } ${SECRET}`));
+    expect(byValue.code).toBe("unique_violation");
+    expect(byValue.field).toBe("email");
+    expect(byValue.message).not.toContain("E11000");
+    expect(mapMongoError(bulk('E11000 duplicate key error collection: shop.users index: _id_ dup key: { _id: "rec_1" }')).field).toBe("id");
   });
 
   it("E11000 on _id → unique_violation on id", () => {
