@@ -31,7 +31,8 @@ async function main(): Promise<void> {
   await app.prepare();
   const handleNext = app.getRequestHandler();
   const background = new BackgroundTasks();
-  // Next's route handlers need the real global Request/Response: leave the globals alone.
+  // Next's route handlers need the real global Request/Response: leave the globals alone, and hand
+  // the adapter's own Response class to the invocation handler only.
   const hooks = { waitUntil: background.track, Response: adapterResponseClass() };
   const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, hooks), {
     overrideGlobalObjects: false,

@@ -8,10 +8,9 @@ export const DEFAULT_JSON_LIMIT_BYTES = 1_000_000;
  */
 export async function readJson(request: Request, options: { limitBytes?: number } = {}): Promise<unknown> {
   const limit = options.limitBytes ?? DEFAULT_JSON_LIMIT_BYTES;
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new AppError("payload_too_large", `request body is larger than ${limit} bytes`);
-  // Checked before `request.body`, which makes Node's Fetch adapters build the web stream.
-  if (request.headers.has("content-length")) return parseJson(await readDeclaredLength(request, limit));
+  // Read before `request.body`, which makes Node's Fetch adapters build the web stream.
+  const declared = request.headers.get("content-length");
+  if (declared !== null) return parseJson(await readDeclaredLength(request, Number(declared), limit));
   if (!request.body) return undefined;
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -22,21 +21,27 @@ export async function readJson(request: Request, options: { limitBytes?: number 
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => undefined);
-      throw new AppError("payload_too_large", `request body is larger than ${limit} bytes`);
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
   return parseJson(Buffer.concat(chunks));
 }
 
+function tooLarge(limit: number): AppError {
+  return new AppError("payload_too_large", `request body is larger than ${limit} bytes`);
+}
+
 /**
- * A body with a declared length no larger than the limit is read in one go: HTTP framing ends
- * the body at that length, so it cannot grow past the limit (checked again all the same). This
- * skips the web stream, which Node's adapters build lazily and at a price.
+ * A body with a declared length is refused before reading when that is over the limit, and
+ * otherwise read in one go: HTTP framing ends the body at that length, so it cannot grow past the
+ * limit (checked again all the same). This skips the web stream, which Node's adapters build
+ * lazily and at a price.
  */
-async function readDeclaredLength(request: Request, limit: number): Promise<Buffer> {
+async function readDeclaredLength(request: Request, declared: number, limit: number): Promise<Buffer> {
+  if (declared > limit) throw tooLarge(limit);
   const bytes = Buffer.from(await request.arrayBuffer());
-  if (bytes.byteLength > limit) throw new AppError("payload_too_large", `request body is larger than ${limit} bytes`);
+  if (bytes.byteLength > limit) throw tooLarge(limit);
   return bytes;
 }
 

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, validationError, type ErrorIssue } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { isValidRecordId } from "./record-names";
 import { normalizeDocument } from "./normalize-document";
@@ -26,14 +26,12 @@ export const MAX_DOCUMENTS_PER_INSERT = 1000;
 
 /** prepareInsert for a batch: every document is checked first, issues name the document's index. */
 export function prepareInsertMany(documents: unknown, now: Date): StoredRecord[] {
-  if (!Array.isArray(documents)) throw new AppError("validation_failed", "documents must be an array", { issues: [{ path: "", message: "must be an array" }] });
+  if (!Array.isArray(documents)) throw validationError("documents must be an array", [{ path: "", message: "must be an array" }]);
   if (documents.length > MAX_DOCUMENTS_PER_INSERT) {
-    throw new AppError("validation_failed", `at most ${MAX_DOCUMENTS_PER_INSERT} documents can be inserted at once`, {
-      issues: [{ path: "", message: `must hold at most ${MAX_DOCUMENTS_PER_INSERT} documents` }],
-    });
+    throw validationError(`at most ${MAX_DOCUMENTS_PER_INSERT} documents can be inserted at once`, [{ path: "", message: `must hold at most ${MAX_DOCUMENTS_PER_INSERT} documents` }]);
   }
   const records: StoredRecord[] = [];
-  const issues: Array<{ path: string; message: string }> = [];
+  const issues: ErrorIssue[] = [];
   documents.forEach((document, index) => {
     try {
       records.push(prepareInsert(document, now));
@@ -44,6 +42,6 @@ export function prepareInsertMany(documents: unknown, now: Date): StoredRecord[]
       }
     }
   });
-  if (issues.length) throw new AppError("validation_failed", "some documents cannot be stored", { issues });
+  if (issues.length) throw validationError("some documents cannot be stored", issues);
   return records;
 }

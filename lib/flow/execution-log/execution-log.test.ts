@@ -179,7 +179,6 @@ describe("previews redact while serialising", () => {
     expect(cut).not.toContain("abcd");
   });
 
-
   it("hides secret-named fields and credentials in text at any depth, in any case", () => {
     const preview = previewValue([{ profile: { Password: "p", note: "auth: BEARER abc.def" }, apiKey: "k", title: "ok" }])!;
     expect(preview).toBe(`[{"profile":{"Password":"${REDACTED}","note":"auth: BEARER ${REDACTED}"},"apiKey":"${REDACTED}","title":"ok"}]`);

@@ -65,7 +65,6 @@ async function writeBatch(store: RecordStore, queue: StoreQueue, batch: QueuedEn
 }
 
 async function flush(store: RecordStore, queue: StoreQueue): Promise<void> {
-  queue.flushing = true;
   try {
     while (queue.waiting.length > 0) {
       await writeBatch(store, queue, queue.waiting.splice(0, MAX_BATCH));
@@ -81,11 +80,8 @@ async function flush(store: RecordStore, queue: StoreQueue): Promise<void> {
  * dropped (queue full) or could not be written (already reported in the server log); never throws.
  */
 export function queueExecutionLogEntry(store: RecordStore, projectId: string, entry: ExecutionLogEntry): Promise<boolean> {
-  let queue = queues.get(store);
-  if (!queue) {
-    queue = { projectId, waiting: [], flushing: false };
-    queues.set(store, queue);
-  }
+  const queue = queues.get(store) ?? { projectId, waiting: [], flushing: false };
+  queues.set(store, queue);
   if (queue.waiting.length >= MAX_QUEUED_PER_STORE) {
     warnThrottled("execution log queue is full: dropping entries", { projectId, queued: queue.waiting.length });
     return Promise.resolve(false);
@@ -93,9 +89,8 @@ export function queueExecutionLogEntry(store: RecordStore, projectId: string, en
   const written = new Promise<boolean>((resolve) => queue.waiting.push({ entry, settle: resolve }));
   // Entries queued in the same turn of the event loop go out together.
   if (!queue.flushing) {
-    const started = queue;
-    started.flushing = true;
-    queueMicrotask(() => void flush(store, started));
+    queue.flushing = true;
+    queueMicrotask(() => void flush(store, queue));
   }
   return written;
 }
