@@ -2,6 +2,7 @@ import { AppError } from "@/lib/errors";
 import { roleAllows, type ProjectAction } from "@/lib/auth/permissions";
 import { getProjectOrThrow, type ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
+import { assertSameOriginRequest } from "./assert-same-origin-request";
 import { authenticateRequest, type RequestActor } from "./authenticate-request";
 import { handleApiError } from "./handle-api-error";
 import { enforceManagementRateLimit } from "./management-rate-limit";
@@ -30,7 +31,8 @@ function notFound(): AppError {
 
 /**
  * The one wrapper of every project API route: authenticates (API key or dashboard session), resolves
- * the project (404 when it does not exist or is not the caller's — never revealing which), checks the
+ * the project (404 when it does not exist or is not the caller's — never revealing which), refuses
+ * cross-site use of the session cookie (CSRF, lib/http/assert-same-origin-request.ts), checks the
  * permission (403), rate-limits, and maps every error to the JSON bodies of DESIGN.md.
  */
 export function withProjectAuth<P extends RouteParams>(
@@ -53,6 +55,7 @@ export function withProjectAuth<P extends RouteParams>(
           throw new AppError("forbidden", `the API key lacks the permission ${needed.join(joiner)}`);
         }
       } else {
+        assertSameOriginRequest(request);
         project = await getProjectOrThrow({ projectId: params.projectId }).catch(() => {
           throw notFound();
         });
