@@ -1,7 +1,8 @@
 import { isAppError } from "@/lib/errors";
 import type { FlowRunResult } from "@/lib/flow/engine/run-flow";
 import type { EndpointInput } from "../endpoint-definition";
-import { jsonBodyFromText, renderEndpointResponse } from "./render-response";
+import { jsonBodyFromText } from "@/lib/flow/engine/render-json-body";
+import { renderEndpointResponse } from "./render-response";
 import type { CachedResponse } from "./response-cache";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -33,6 +34,8 @@ export function answerForRun(response: EndpointInput["response"], run: FlowRunRe
     }
   }
   if (run.outcome === "stopped" && run.stop) {
+    // A stop answer is always JSON. The condition step rendered its body with renderJsonBody, the
+    // same renderer as a JSON response; the check only guards a stop from any other source.
     return { status: run.stop.status, contentType: JSON_TYPE, headers: {}, body: jsonBodyFromText(run.stop.body), failure: null };
   }
   return failed(null);

@@ -1,6 +1,9 @@
 import { AppError } from "@/lib/errors";
-import { parseTemplate, renderTemplate, resolvePlaceholder, MISSING, type TemplateScope } from "@/lib/flow/engine/render-template";
-import { renderJsonTemplate } from "@/lib/flow/engine/render-json-template";
+import { escapeCsvField } from "@/lib/flow/engine/escape-csv-field";
+import { escapeHtml } from "@/lib/flow/engine/escape-html";
+import { escapeXml } from "@/lib/flow/engine/escape-xml";
+import { renderJsonBody } from "@/lib/flow/engine/render-json-body";
+import { renderTemplate, type TemplateScope } from "@/lib/flow/engine/render-template";
 import type { ResponseContentType } from "../endpoint-definition";
 
 export interface RenderedResponse {
@@ -10,37 +13,6 @@ export interface RenderedResponse {
   headers: Record<string, string>;
 }
 
-/**
- * JSON rules of the specification: a body that is exactly `{{steps.<name>}}` serves that output
- * directly; otherwise the rendered text is served as JSON when it parses, and as a JSON string when
- * it does not — a template typo never becomes a 500. Values placed inside JSON string literals are
- * escaped, so data cannot break out of them.
- */
-export function renderJsonBody(template: string, scope: TemplateScope): string {
-  const { single } = parseTemplate(template);
-  if (single && single.root === "steps") {
-    const value = resolvePlaceholder(scope, single);
-    if (value !== MISSING) return JSON.stringify(value ?? null);
-  }
-  const rendered = template.includes("{{") ? renderJsonTemplate(template, scope) : template;
-  try {
-    JSON.parse(rendered);
-    return rendered;
-  } catch {
-    return JSON.stringify(rendered);
-  }
-}
-
-/** Serves text as the JSON rules say (condition stop bodies use the same rules). */
-export function jsonBodyFromText(text: string): string {
-  try {
-    JSON.parse(text);
-    return text;
-  } catch {
-    return JSON.stringify(text);
-  }
-}
-
 const CONTENT_TYPE_HEADER: Record<ResponseContentType, string> = {
   "application/json": "application/json; charset=utf-8",
   "text/html": "text/html; charset=utf-8",
@@ -48,6 +20,26 @@ const CONTENT_TYPE_HEADER: Record<ResponseContentType, string> = {
   "text/plain": "text/plain; charset=utf-8",
   "text/csv": "text/csv; charset=utf-8",
 };
+
+type BodyRenderer = (template: string, scope: TemplateScope) => string;
+
+/**
+ * How each content type's body is rendered: every inserted value is escaped for what the answer
+ * is (DESIGN.md section 5), while the owner's template text is served as written. A content type
+ * added to the list without a row here fails the type check.
+ */
+const BODY_RENDERERS = {
+  "application/json": renderJsonBody,
+  "text/html": (template, scope) => renderTemplate(template, scope, { escape: escapeHtml }),
+  "application/xml": (template, scope) => renderTemplate(template, scope, { escape: escapeXml }),
+  "text/plain": (template, scope) => renderTemplate(template, scope),
+  "text/csv": (template, scope) => renderTemplate(template, scope, { escape: escapeCsvField }),
+} satisfies Record<ResponseContentType, BodyRenderer>;
+
+/** Renders an answer's body for its content type; the one place endpoint answers are rendered. */
+export function renderResponseBody(contentType: ResponseContentType, template: string, scope: TemplateScope): string {
+  return BODY_RENDERERS[contentType](template, scope);
+}
 
 /** Extra headers are templates; a rendered value with a line break would split the header, so it fails the response. */
 export function renderResponseHeaders(headers: Readonly<Record<string, string>>, scope: TemplateScope): Record<string, string> {
@@ -64,6 +56,6 @@ export function renderEndpointResponse(
   response: { status: number; contentType: ResponseContentType; body: string; headers: Readonly<Record<string, string>> },
   scope: TemplateScope,
 ): RenderedResponse {
-  const body = response.contentType === "application/json" ? renderJsonBody(response.body, scope) : renderTemplate(response.body, scope);
+  const body = renderResponseBody(response.contentType, response.body, scope);
   return { status: response.status, contentType: CONTENT_TYPE_HEADER[response.contentType], body, headers: renderResponseHeaders(response.headers, scope) };
 }

@@ -41,17 +41,30 @@ function numberFromString(text: string): number | null {
   return Number.isFinite(number) ? number : null;
 }
 
+/**
+ * Deep equality over own keys, without recursion: a request body of a few kilobytes can nest
+ * thousands of levels deep, which would overflow the stack of a recursive walk.
+ */
 function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
-  const aKeys = Object.keys(a);
-  const bKeys = Object.keys(b);
-  return (
-    aKeys.length === bKeys.length &&
-    aKeys.every((key) => Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]))
-  );
+  const pending: Array<[unknown, unknown]> = [[a, b]];
+  for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
+    const [left, right] = pair;
+    if (left === right) continue;
+    if (left === null || right === null || typeof left !== "object" || typeof right !== "object") return false;
+    if (Array.isArray(left) !== Array.isArray(right)) return false;
+    if (Array.isArray(left) && Array.isArray(right)) {
+      if (left.length !== right.length) return false;
+      for (let index = 0; index < left.length; index++) pending.push([left[index], right[index]]);
+      continue;
+    }
+    const leftKeys = Object.keys(left);
+    if (leftKeys.length !== Object.keys(right).length) return false;
+    for (const key of leftKeys) {
+      if (!Object.hasOwn(right, key)) return false;
+      pending.push([(left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]]);
+    }
+  }
+  return true;
 }
 
 function looselyEqual(a: unknown, b: unknown): boolean {

@@ -1,13 +1,15 @@
 import type { FlowStepOf } from "@/lib/flow/flow-definition";
-import { looksLikeJsonTemplate, renderJsonTemplate } from "@/lib/flow/engine/render-json-template";
-import { renderTemplate } from "@/lib/flow/engine/render-template";
+import { renderJsonBody } from "@/lib/flow/engine/render-json-body";
 import { FlowStop, type StepRunContext } from "@/lib/flow/engine/step-runner";
 import { evaluateCheck } from "./evaluate-check";
 
 export const CONDITION_NOT_MET_STATUS = 422;
 export const CONDITION_NOT_MET_BODY = '{"error":"condition not met"}';
 
-/** Passes (output null) or stops the run with the step's stop status and body. */
+/**
+ * Passes (output null) or stops the run with the step's stop status and body. The stop answer is
+ * served as JSON, so its body is rendered by the same JSON renderer as an endpoint's JSON response.
+ */
 export function runCondition(step: FlowStepOf<"condition">, { context }: StepRunContext): FlowStop | null {
   const passed =
     step.combinator === "all"
@@ -16,11 +18,6 @@ export function runCondition(step: FlowStepOf<"condition">, { context }: StepRun
   if (passed) return null;
   return new FlowStop({
     status: step.stopStatus ?? CONDITION_NOT_MET_STATUS,
-    body:
-      step.stopBody === null
-        ? CONDITION_NOT_MET_BODY
-        : looksLikeJsonTemplate(step.stopBody)
-          ? renderJsonTemplate(step.stopBody, context)
-          : renderTemplate(step.stopBody, context),
+    body: step.stopBody === null ? CONDITION_NOT_MET_BODY : renderJsonBody(step.stopBody, context),
   });
 }

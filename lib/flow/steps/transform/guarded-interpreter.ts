@@ -16,6 +16,9 @@ import { jsonSizeWithin } from "@/lib/flow/engine/json-size";
  *    element of another array are cut off early).
  * 3. Functions that could build huge values before any check (pad, replace, join, to_string) check
  *    sizes first, and group_by uses a prototype-less accumulator (a group named "constructor" works).
+ * 4. Objects are built with defined fields, never by assignment: the library's `{__proto__: x}`
+ *    and merge() of data with a `__proto__` key (JSON.parse makes it an own field) would set the
+ *    result's prototype to data and drop the field.
  *
  * The library's functions never mutate their input (sort, reverse, merge copy), so a transform
  * cannot change the context.
@@ -60,6 +63,11 @@ function checkStringLength(length: number): void {
   if (length > meter.maxChars) {
     throw new AppError("validation_failed", `transform output too large: a string would exceed ${meter.maxChars} characters`);
   }
+}
+
+/** Sets a field as JSON.parse would: `__proto__` becomes an own field, never the prototype. */
+function defineField(target: Record<string, JSONValue>, key: string, value: JSONValue): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function guardFunctions(runtime: Interpreter["runtime"]): void {
@@ -109,6 +117,13 @@ function guardFunctions(runtime: Interpreter["runtime"]): void {
     return original(args);
   });
 
+  wrap("merge", (_original, args) => {
+    // The library's rules (later objects win), with fields defined rather than assigned.
+    const merged: Record<string, JSONValue> = {};
+    for (const object of args as Array<Record<string, JSONValue>>) for (const key of Object.keys(object)) defineField(merged, key, object[key] ?? null);
+    return merged;
+  });
+
   wrap("group_by", (_original, args) => {
     const [items, exprefNode] = args as [JSONValue[], ExpressionNode];
     const keyOf = runtime.createKeyFunction(exprefNode, [TYPE_STRING]);
@@ -132,25 +147,31 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && Object.prototype.toString.call(value) === "[object Object]";
 }
 
-/** The library's strictDeepEqual (own keys), charging one unit per compared node. */
+/**
+ * The library's strictDeepEqual (own keys), charging one unit per compared node. Iterative: a
+ * request body of a few kilobytes can nest deeper than a recursive walk's stack allows.
+ */
 function meteredDeepEqual(first: unknown, second: unknown): boolean {
-  charge(1);
-  if (first === second) return true;
-  if (typeof first !== "object" || typeof second !== "object" || first === null || second === null) return false;
-  if (Array.isArray(first) && Array.isArray(second)) {
-    if (first.length !== second.length) return false;
-    for (let i = 0; i < first.length; i += 1) if (!meteredDeepEqual(first[i], second[i])) return false;
-    return true;
-  }
-  if (isPlainObject(first) && isPlainObject(second)) {
-    const firstKeys = Object.keys(first);
-    if (firstKeys.length !== Object.keys(second).length) return false;
-    for (const key of firstKeys) {
-      if (!Object.hasOwn(second, key) || !meteredDeepEqual(first[key], second[key])) return false;
+  const pending: Array<[unknown, unknown]> = [[first, second]];
+  for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
+    charge(1);
+    const [left, right] = pair;
+    if (left === right) continue;
+    if (typeof left !== "object" || typeof right !== "object" || left === null || right === null) return false;
+    if (Array.isArray(left) && Array.isArray(right)) {
+      if (left.length !== right.length) return false;
+      for (let i = left.length - 1; i >= 0; i -= 1) pending.push([left[i], right[i]]);
+      continue;
     }
-    return true;
+    if (!isPlainObject(left) || !isPlainObject(right)) return false;
+    const leftKeys = Object.keys(left);
+    if (leftKeys.length !== Object.keys(right).length) return false;
+    for (const key of leftKeys) {
+      if (!Object.hasOwn(right, key)) return false;
+      pending.push([left[key], right[key]]);
+    }
   }
-  return false;
+  return true;
 }
 
 /** Charges what a node built: array elements, and long strings by size (checked against the cap). */
@@ -196,6 +217,11 @@ class GuardedInterpreter extends InterpreterBase {
           args.push(argument);
         }
         return chargeResult(this.runtime.callFunction(node.name, args));
+      }
+      case "MultiSelectHash": {
+        const collected: Record<string, JSONValue> = {};
+        for (const child of node.children) defineField(collected, child.name, this.visit(child.value, value) as JSONValue);
+        return collected;
       }
       case "Comparator": {
         if (node.name !== "EQ" && node.name !== "NE") return super.visit(node, value);

@@ -6,12 +6,19 @@ import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { compileExpressionOrThrow } from "./compile-expression";
 import { evaluateExpression } from "./guarded-interpreter";
 
-/** Evaluates the step's JMESPath expression over the whole context. Output: the result, capped in size. */
+/**
+ * Evaluates the step's JMESPath expression over the whole context. Output: the result, capped in size.
+ *
+ * The expression sees a copy of `steps`: a result may hand back parts of the context as they are
+ * (`steps`, `@`, `{all: @}`), and the engine stores the result under `steps.<name>`; were that the
+ * live record, the output would contain itself and every later rendering of it would fail.
+ */
 export function runTransform(step: FlowStepOf<"transform">, { context }: StepRunContext): unknown {
   const ast = compileExpressionOrThrow(step.expression);
+  const scope = { ...context, steps: { ...context.steps } };
   let result: unknown;
   try {
-    result = evaluateExpression(ast, context, {
+    result = evaluateExpression(ast, scope, {
       maxWork: FLOW_LIMITS.maxTransformWork,
       maxChars: FLOW_LIMITS.maxTransformOutputChars,
     });
