@@ -35,6 +35,13 @@ export interface AppErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * Marks AppError instances so that isAppError recognises them across module instances: the
+ * production server and Next.js' route bundles each load their own copy of this file, and a
+ * record store opened by one throws errors the other's `instanceof` does not know.
+ */
+const APP_ERROR_BRAND = Symbol.for("flowpoint.AppError");
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -50,6 +57,7 @@ export class AppError extends Error {
     this.issues = options.issues;
     this.field = options.field;
     this.headers = options.headers;
+    Object.defineProperty(this, APP_ERROR_BRAND, { value: true });
   }
 
   /** Server-side failures keep their message in the logs only. */
@@ -58,8 +66,12 @@ export class AppError extends Error {
   }
 }
 
+/** True for an AppError from any copy of this module (brand and a known code), not only this one's class. */
 export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
+  if (error instanceof AppError) return true;
+  if (error === null || typeof error !== "object") return false;
+  const candidate = error as { [APP_ERROR_BRAND]?: unknown; code?: unknown };
+  return candidate[APP_ERROR_BRAND] === true && typeof candidate.code === "string" && Object.hasOwn(ERROR_CODES, candidate.code);
 }
 
 export function validationError(message: string, issues: ErrorIssue[]): AppError {

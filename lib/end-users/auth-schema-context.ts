@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { getProjectOrThrow, type ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import type { RecordStore } from "@/lib/records/record-store";
@@ -27,7 +27,7 @@ export function authSchemaNotFound(): AppError {
  */
 export async function getAuthSchemaContextOrThrow(options: { projectId: string; schemaName: string }): Promise<AuthSchemaContext> {
   const project = await getProjectOrThrow({ projectId: options.projectId }).catch((error: unknown) => {
-    if (error instanceof AppError && error.code === "not_found") throw authSchemaNotFound();
+    if (isAppError(error) && error.code === "not_found") throw authSchemaNotFound();
     throw error;
   });
   const schemas = await listSchemas({ projectId: project.id });

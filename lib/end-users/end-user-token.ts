@@ -1,5 +1,5 @@
 import { errors, jwtVerify, SignJWT } from "jose";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { getEndUserTokenKey } from "./end-user-token-key";
 
 /** Session tokens are valid this long (DESIGN.md section 6). */
@@ -79,7 +79,7 @@ export async function readEndUserToken(options: { projectId: string; schema: str
   } catch (error) {
     // jose checks the signature before any claim, so "expired" is only said of genuine tokens.
     if (error instanceof errors.JWTExpired) throw refused("the token has expired");
-    if (error instanceof AppError) throw error;
+    if (isAppError(error)) throw error;
     throw refused();
   }
 }

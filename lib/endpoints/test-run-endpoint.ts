@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppError, issuesFromZod } from "@/lib/errors";
+import { AppError, isAppError, issuesFromZod } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { runFlow, type FlowOutcome, type StepResult } from "@/lib/flow/engine/run-flow";
 import { writeExecutionLog } from "@/lib/flow/execution-log/write-execution-log";
@@ -41,7 +41,7 @@ export async function testRunEndpoint(options: { project: ProjectRow; input: unk
   const { body, query, user } = parsed.data;
   const draft = { name: "Draft", method: "GET", slug: "draft", ...parsed.data.endpoint };
   const endpoint = await validateEndpointOrThrow({ projectId: options.project.id, input: draft }).catch((error: unknown) => {
-    if (error instanceof AppError && error.issues) {
+    if (isAppError(error) && error.issues) {
       throw new AppError(error.code, error.message, { issues: error.issues.map((issue) => ({ ...issue, path: `endpoint.${issue.path}`.replace(/\.$/, "") })) });
     }
     throw error;

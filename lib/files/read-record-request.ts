@@ -1,4 +1,4 @@
-import { AppError, validationError, type ErrorIssue } from "@/lib/errors";
+import { AppError, isAppError, validationError, type ErrorIssue } from "@/lib/errors";
 import { readJson } from "@/lib/http/read-json";
 import { effectiveFields, type FieldOfType, type SchemaDefinition } from "@/lib/schemas/schema-definition";
 import { FILE_LIMITS, fileFieldLimit } from "./file-limits";
@@ -121,7 +121,7 @@ function assembleRecordInput(
       try {
         parsed = JSON.parse(decodeText(part));
       } catch (error) {
-        if (error instanceof AppError) throw error;
+        if (isAppError(error)) throw error;
         throw new AppError("bad_request", `the "${VALUES_PART}" part is not valid JSON`);
       }
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIPv6 } from "node:net";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { classifyAddress, describeAddressKind, parseHost } from "./address-policy";
 import { type AllowedHost, getAllowedHosts, isAllowedHost } from "./allowed-hosts";
 
@@ -75,7 +75,7 @@ async function resolveName(name: string, options: DestinationCheckOptions): Prom
     const answers = await raceAbort(Promise.resolve().then(() => lookup(name)), options.signal);
     return answers.map((answer) => ({ address: answer.address, family: isIPv6(answer.address) ? 6 : 4 }));
   } catch (error) {
-    if (error instanceof AppError) throw error;
+    if (isAppError(error)) throw error;
     const code = (error as { code?: unknown }).code;
     const detail = typeof code === "string" && UNRESOLVABLE_CODES.has(code) ? "host not found" : "DNS lookup failed";
     throw new AppError("unavailable", `outbound request to ${name} failed: ${detail}`, { cause: error });

@@ -1,6 +1,6 @@
 import { pipeline, Readable, type Transform } from "node:stream";
 import zlib from "node:zlib";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 
 export interface LimitedBody {
   bytes: Buffer;
@@ -64,7 +64,7 @@ async function* decode(source: AsyncIterable<Buffer>, encoding: string): AsyncGe
     for await (const chunk of decoder) yield chunk as Buffer;
   } catch (error) {
     // A failing connection reaches the decoder too; only the decoder's own errors are bad data.
-    if (error === inputError || error instanceof AppError) throw error;
+    if (error === inputError || isAppError(error)) throw error;
     throw new AppError("unavailable", `outbound response could not be decompressed (invalid ${encoding} data)`, { cause: error });
   } finally {
     decoder.destroy();

@@ -1,5 +1,5 @@
 import { Client, errors as undiciErrors } from "undici";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { assertPublicDestination, type CheckedDestination, type HostLookup } from "./assert-public-destination";
 import { type BeforeConnect, pinnedConnector } from "./pinned-connector";
 import { readLimitedBody } from "./read-limited-body";
@@ -124,7 +124,7 @@ const TLS_CODES = /CERT|SELF_SIGNED|TLS|SSL|ERR_SSL/i;
 
 /** Maps a transport failure to a safe public error; the original stays in `cause` (logs only). */
 function transportError(error: unknown, host: string): AppError {
-  if (error instanceof AppError) return error;
+  if (isAppError(error)) return error;
   const code = String((error as { code?: unknown })?.code ?? "");
   const fail = (detail: string) => new AppError("unavailable", `outbound request to ${host} failed: ${detail}`, { cause: error });
   if (error instanceof undiciErrors.ConnectTimeoutError || code === "ETIMEDOUT") {

@@ -1,5 +1,5 @@
 import { resolveSrv } from "node:dns/promises";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { assertPublicDestination } from "@/lib/outbound/safe-fetch";
 import { databaseHosts, type ProjectDatabaseInput } from "./project-database-input";
 
@@ -19,7 +19,7 @@ export async function checkDatabaseDestination(database: ProjectDatabaseInput): 
     try {
       await assertPublicDestination(host, port ?? DEFAULT_PORTS[database.kind]);
     } catch (error) {
-      const message = error instanceof AppError ? error.message : "the database host is not allowed";
+      const message = isAppError(error) ? error.message : "the database host is not allowed";
       throw new AppError("validation_failed", message, { issues: [{ path: "database.url", message }] });
     }
   }

@@ -1,6 +1,6 @@
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { isValidFieldName } from "./record-names";
-import { normalizeValue } from "./normalize-document";
+import { normalizeValue, textProblem } from "./normalize-document";
 import type { FieldCondition, FilterOp, FindQuery, MatchQuery, SortSpec } from "./record-store";
 
 const FILTER_OPS: readonly FilterOp[] = ["eq", "ne", "gt", "gte", "lt", "lte", "in", "contains"];
@@ -46,8 +46,11 @@ function isScalar(value: unknown): value is Scalar {
 function checkText(value: unknown, path: string, issues: ErrorIssue[]): value is string {
   if (typeof value !== "string") issues.push({ path, message: "must be text" });
   else if (value.length > MAX_TEXT) issues.push({ path, message: `must be at most ${MAX_TEXT} characters` });
-  else if (value.includes("\u0000")) issues.push({ path, message: "text cannot contain the NUL character" });
-  else return true;
+  else {
+    const problem = textProblem(value);
+    if (problem === undefined) return true;
+    issues.push({ path, message: `text cannot contain ${problem}` });
+  }
   return false;
 }
 

@@ -40,6 +40,15 @@ describe("normalizeDocument", () => {
     ]);
   });
 
+  it("refuses text and keys holding unpaired UTF-16 surrogates (jsonb refuses them), keeping pairs", () => {
+    expect(issuesOf(() => normalizeDocument({ a: "x\ud800", b: "\udc00y", c: { "k\ud83d": 1 } }))).toEqual([
+      { path: "a", message: "text cannot contain unpaired UTF-16 surrogates" },
+      { path: "b", message: "text cannot contain unpaired UTF-16 surrogates" },
+      { path: "c.k\ud83d", message: "field names cannot contain unpaired UTF-16 surrogates" },
+    ]);
+    expect(normalizeDocument({ emoji: "a\ud83d\ude00b", "\ud83d\ude00": 1 })).toEqual({ emoji: "a😀b", "😀": 1 });
+  });
+
   it("refuses a top level that is not a plain object", () => {
     for (const value of [null, [], "x", 1, new Date(), new Map()]) {
       expect(issuesOf(() => normalizeDocument(value))).toEqual([{ path: "", message: "must be a JSON object" }]);
@@ -73,5 +82,8 @@ describe("isStorableValue", () => {
     expect(isStorableValue([{ ok: { "a.b": 1 } }])).toBe(false);
     expect(isStorableValue("nul\u0000")).toBe(false);
     expect(isStorableValue({ "": 1 })).toBe(false);
+    expect(isStorableValue("lone\ud800")).toBe(false);
+    expect(isStorableValue({ "k\udc00": 1 })).toBe(false);
+    expect(isStorableValue("pair\ud83d\ude00")).toBe(true);
   });
 });

@@ -4,11 +4,22 @@ import { AppError, type ErrorIssue } from "@/lib/errors";
 export const MAX_DEPTH = 64;
 const MAX_ISSUES = 20;
 
+/** A UTF-16 surrogate without its partner: JSON text escapes it as \udXXX and jsonb refuses that. */
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why text cannot be stored (PostgreSQL text and jsonb hold neither NUL nor unpaired surrogates). */
+export function textProblem(text: string): string | undefined {
+  if (text.includes("\u0000")) return "the NUL character";
+  if (UNPAIRED_SURROGATE.test(text)) return "unpaired UTF-16 surrogates";
+  return undefined;
+}
+
 function keyProblem(key: string): string | undefined {
   if (key === "") return "field names cannot be empty";
   if (key.startsWith("$")) return 'field names cannot start with "$"';
   if (key.includes(".")) return 'field names cannot contain "."';
-  if (key.includes("\u0000")) return "field names cannot contain the NUL character";
+  const text = textProblem(key);
+  if (text) return `field names cannot contain ${text}`;
   return undefined;
 }
 
@@ -24,15 +35,17 @@ function isPlainObject(value: object): value is Record<string, unknown> {
 /**
  * Checks a value for storage and returns its plain JSON copy. The rules are the same on every
  * backend, so a document that one accepts the others accept too: keys never start with `$`, never
- * contain `.` or NUL and are never empty (at any depth); strings contain no NUL (PostgreSQL jsonb
- * cannot hold it); numbers are finite; Dates become ISO 8601 strings; `undefined` members are
- * dropped (and become null inside arrays), as JSON.stringify does. Anything else is refused.
+ * contain `.` and are never empty (at any depth); neither keys nor strings contain NUL or an
+ * unpaired UTF-16 surrogate (PostgreSQL jsonb cannot hold them); numbers are finite; Dates become
+ * ISO 8601 strings; `undefined` members are dropped (and become null inside arrays), as
+ * JSON.stringify does. Anything else is refused.
  */
 export function normalizeValue(value: unknown, path: string, issues: ErrorIssue[], depth = 0, checkKeys = true): unknown {
   if (issues.length >= MAX_ISSUES) return null;
   if (value === null || typeof value === "boolean") return value;
   if (typeof value === "string") {
-    if (value.includes("\u0000")) issues.push({ path, message: "text cannot contain the NUL character" });
+    const problem = textProblem(value);
+    if (problem) issues.push({ path, message: `text cannot contain ${problem}` });
     return value;
   }
   if (typeof value === "number") {
@@ -75,12 +88,12 @@ export function normalizeValue(value: unknown, path: string, issues: ErrorIssue[
 }
 
 /**
- * True when a (normalized) value could be stored: no key anywhere breaks the write rules. A filter
- * literal that could not be stored can never equal a stored value, so the filter builders answer
- * "no match" for it without asking the database.
+ * True when a (normalized) value could be stored: no key or text anywhere breaks the write rules.
+ * A filter literal that could not be stored can never equal a stored value, so the filter builders
+ * answer "no match" for it without asking the database.
  */
 export function isStorableValue(value: unknown): boolean {
-  if (value === null || typeof value !== "object") return typeof value !== "string" || !value.includes("\u0000");
+  if (value === null || typeof value !== "object") return typeof value !== "string" || textProblem(value) === undefined;
   if (Array.isArray(value)) return value.every(isStorableValue);
   return Object.entries(value).every(([key, member]) => keyProblem(key) === undefined && isStorableValue(member));
 }

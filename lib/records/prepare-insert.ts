@@ -1,4 +1,4 @@
-import { AppError, validationError, type ErrorIssue } from "@/lib/errors";
+import { AppError, isAppError, validationError, type ErrorIssue } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { isValidRecordId } from "./record-names";
 import { normalizeDocument } from "./normalize-document";
@@ -36,7 +36,7 @@ export function prepareInsertMany(documents: unknown, now: Date): StoredRecord[]
     try {
       records.push(prepareInsert(document, now));
     } catch (error) {
-      if (!(error instanceof AppError) || error.code !== "validation_failed") throw error;
+      if (!isAppError(error) || error.code !== "validation_failed") throw error;
       for (const issue of error.issues ?? [{ path: "", message: error.message }]) {
         issues.push({ path: issue.path ? `${index}.${issue.path}` : String(index), message: issue.message });
       }

@@ -36,4 +36,8 @@ export interface ExecutionLogEntry {
   error: string | null;
   steps: ExecutionStepLog[];
   request: { query: unknown; body: string | null } | null;
+  /** Set when characters the database cannot store were replaced (make-entry-storable.ts). */
+  sanitized?: true;
+  /** Why the stored entry differs from the run: what was replaced, or that only a summary was kept. */
+  note?: string;
 }

@@ -11,6 +11,7 @@ import { listExecutions } from "./list-executions";
 import { getExecutionOrThrow } from "./get-execution-or-throw";
 import { pruneExecutions } from "./prune-executions";
 import { EXECUTIONS_COLLECTION, type ExecutionLogEntry } from "./execution-log-entry";
+import { SUMMARY_NOTE } from "./summarize-execution-log-entry";
 
 describe("redaction", () => {
   it("removes authorization and cookie headers, password-like fields and tokens at any depth", () => {
@@ -112,6 +113,14 @@ describe("execution log in the customer database", () => {
     expect(await store.count(EXECUTIONS_COLLECTION)).toBe(0);
   });
 
+  it("stores a summary when a run's details cannot even be serialised", async () => {
+    const run = await runFlow({ steps: [{ type: "transform", name: "t", expression: "body" }], context: { body: { n: 1 } } });
+    const poisoned = { ...run, steps: run.steps.map((step) => ({ ...step, output: { toJSON: () => { throw new Error("no"); } } })) };
+    const executionId = newId("execution");
+    await writeExecutionLog({ store, projectId, retentionDays: 30, executionId, source: { type: "endpoint", endpointId: "ep_poison", method: "GET", slug: "s" }, startedAt: new Date(), run: poisoned, httpStatus: 200, request: { query: {}, body: {} } });
+    expect(await getExecutionOrThrow({ store, executionId })).toMatchObject({ outcome: "completed", httpStatus: 200, endpointId: "ep_poison", steps: [], request: null, note: SUMMARY_NOTE });
+  });
+
   it("never throws when the log cannot be written", async () => {
     const broken = getRecordStore({ projectId: newId("project"), kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
     await expect(
@@ -147,12 +156,15 @@ describe("execution log write queue", () => {
     expect(stored).toHaveLength(180);
   });
 
-  it("loses only the entry the database refuses, not the rest of its batch", async () => {
+  it("stores an entry holding text the database refuses, sanitized, beside the rest of its batch", async () => {
     const good = [entry(), entry()];
-    const bad = entry({ error: "nul\u0000byte" });
+    const bad = entry({ error: "nul\u0000byte", request: { query: { "x\u0000": "\u0000", lone: "\ud800" }, body: null } });
     const results = await Promise.all([good[0]!, bad, good[1]!].map((item) => queueExecutionLogEntry(store, "prj_q", item)));
-    expect(results).toEqual([true, false, true]);
-    expect(await store.findByIds(EXECUTIONS_COLLECTION, [good[0]!.id, bad.id, good[1]!.id])).toHaveLength(2);
+    expect(results).toEqual([true, true, true]);
+    expect(await store.findByIds(EXECUTIONS_COLLECTION, [good[0]!.id, bad.id, good[1]!.id])).toHaveLength(3);
+    const stored = await getExecutionOrThrow({ store, executionId: bad.id });
+    expect(stored).toMatchObject({ error: "nul\u2400byte", request: { query: { "x\u2400": "\u2400", lone: "\ufffd" } }, sanitized: true });
+    expect((await getExecutionOrThrow({ store, executionId: good[0]!.id })).sanitized).toBeUndefined();
   });
 
   it("answers false for every entry when the database cannot be reached", async () => {

@@ -1,13 +1,16 @@
-import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { RecordStore } from "@/lib/records/record-store";
 import { EXECUTIONS_COLLECTION, type ExecutionLogEntry } from "./execution-log-entry";
+import { makeEntryStorable } from "./make-entry-storable";
+import { summarizeExecutionLogEntry } from "./summarize-execution-log-entry";
 
 /**
  * Execution logs wait here and are written in batches, one multi-row insert per batch and one
  * batch at a time per customer database: at peak, one insert per call would hold the project's
  * small pool, make the request's own queries wait behind logs, and time waiters out. The queue is
- * bounded; past the bound entries are dropped with one throttled warning.
+ * bounded; past the bound entries are dropped with one throttled warning. Nothing a caller sends
+ * can cost a call its log: entries are made storable first (make-entry-storable.ts), a refused
+ * batch is written entry by entry, and an entry refused even alone is stored as its summary.
  */
 const MAX_BATCH = 200;
 const MAX_QUEUED_PER_STORE = 20_000;
@@ -34,33 +37,82 @@ function warnThrottled(message: string, fields: Record<string, unknown>): void {
   log.warn(message, fields);
 }
 
-/** Errors that say the database did not take the batch as a whole, so each entry may still go in alone. */
-function isEntryProblem(error: unknown): boolean {
-  return error instanceof AppError && (error.code === "validation_failed" || error.code === "unique_violation");
+/** The code of an error from any module instance (a store opened by another bundle throws its own AppError class). */
+function errorCode(error: unknown): unknown {
+  return error !== null && typeof error === "object" ? (error as { code?: unknown }).code : undefined;
+}
+
+/**
+ * The database cannot be reached or did not answer in time: writing entries one by one would only
+ * fail the same way, once per entry. Any other failure may be one entry's fault.
+ */
+function isDatabaseDown(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === "unavailable" || code === "timeout";
+}
+
+/** The entry's id is taken: an earlier write stored it (MongoDB keeps a batch's first documents). */
+function isAlreadyStored(error: unknown): boolean {
+  return errorCode(error) === "unique_violation" && (error as { field?: unknown }).field === "id";
+}
+
+function asDocument(entry: ExecutionLogEntry): Record<string, unknown> {
+  return entry as unknown as Record<string, unknown>;
+}
+
+type AloneResult = "written" | "lost" | "database down";
+
+/** Writes one entry; one the database refuses is replaced by its summary rather than lost. */
+async function writeAlone(store: RecordStore, queue: StoreQueue, entry: ExecutionLogEntry, refusal?: unknown): Promise<AloneResult> {
+  if (refusal === undefined) {
+    try {
+      await store.insert(EXECUTIONS_COLLECTION, asDocument(entry), { timeoutMs: WRITE_TIMEOUT_MS });
+      return "written";
+    } catch (error) {
+      if (isAlreadyStored(error)) return "written";
+      if (isDatabaseDown(error)) {
+        log.error("execution log could not be written", { projectId: queue.projectId, executionId: entry.id, error });
+        return "database down";
+      }
+      refusal = error;
+    }
+  }
+  log.warn("execution log refused: storing its summary", { projectId: queue.projectId, executionId: entry.id, error: refusal });
+  try {
+    await store.insert(EXECUTIONS_COLLECTION, asDocument(summarizeExecutionLogEntry(entry)), { timeoutMs: WRITE_TIMEOUT_MS });
+    return "written";
+  } catch (error) {
+    if (isAlreadyStored(error)) return "written";
+    log.error("execution log could not be written", { projectId: queue.projectId, executionId: entry.id, error });
+    return isDatabaseDown(error) ? "database down" : "lost";
+  }
 }
 
 async function writeBatch(store: RecordStore, queue: StoreQueue, batch: QueuedEntry[]): Promise<void> {
-  const documents = batch.map((item) => item.entry as unknown as Record<string, unknown>);
+  let refusal: unknown;
   try {
-    await store.insertMany(EXECUTIONS_COLLECTION, documents, { timeoutMs: WRITE_TIMEOUT_MS });
+    await store.insertMany(EXECUTIONS_COLLECTION, batch.map((item) => asDocument(item.entry)), { timeoutMs: WRITE_TIMEOUT_MS });
     for (const item of batch) item.settle(true);
     return;
   } catch (error) {
-    if (!isEntryProblem(error) || batch.length === 1) {
+    if (isDatabaseDown(error)) {
       log.error("execution logs could not be written", { projectId: queue.projectId, entries: batch.length, error });
       for (const item of batch) item.settle(false);
       return;
     }
+    refusal = error;
   }
-  // One entry the database refuses must not cost the others theirs.
+  // One entry the database refuses must not cost the others theirs, whatever class the error has.
+  let databaseDown = false;
   for (const item of batch) {
-    try {
-      await store.insert(EXECUTIONS_COLLECTION, item.entry as unknown as Record<string, unknown>, { timeoutMs: WRITE_TIMEOUT_MS });
-      item.settle(true);
-    } catch (error) {
-      log.error("execution log could not be written", { projectId: queue.projectId, executionId: item.entry.id, error });
+    if (databaseDown) {
       item.settle(false);
+      continue;
     }
+    // A batch of one was already tried alone.
+    const result = await writeAlone(store, queue, item.entry, batch.length === 1 ? refusal : undefined);
+    databaseDown = result === "database down";
+    item.settle(result === "written");
   }
 }
 
@@ -75,9 +127,19 @@ async function flush(store: RecordStore, queue: StoreQueue): Promise<void> {
   }
 }
 
+function storableEntry(entry: ExecutionLogEntry): ExecutionLogEntry {
+  try {
+    return makeEntryStorable(entry);
+  } catch {
+    // A value whose toJSON or getter throws must not cost the call its log.
+    return summarizeExecutionLogEntry(entry);
+  }
+}
+
 /**
- * Queues an entry for the store's next batch. Answers true once it is stored, false when it was
- * dropped (queue full) or could not be written (already reported in the server log); never throws.
+ * Queues an entry for the store's next batch. Answers true once it (or, when the database refused
+ * it, its summary) is stored, false when it was dropped (queue full) or could not be written
+ * (already reported in the server log); never throws.
  */
 export function queueExecutionLogEntry(store: RecordStore, projectId: string, entry: ExecutionLogEntry): Promise<boolean> {
   const queue = queues.get(store) ?? { projectId, waiting: [], flushing: false };
@@ -86,7 +148,7 @@ export function queueExecutionLogEntry(store: RecordStore, projectId: string, en
     warnThrottled("execution log queue is full: dropping entries", { projectId, queued: queue.waiting.length });
     return Promise.resolve(false);
   }
-  const written = new Promise<boolean>((resolve) => queue.waiting.push({ entry, settle: resolve }));
+  const written = new Promise<boolean>((resolve) => queue.waiting.push({ entry: storableEntry(entry), settle: resolve }));
   // Entries queued in the same turn of the event loop go out together.
   if (!queue.flushing) {
     queue.flushing = true;

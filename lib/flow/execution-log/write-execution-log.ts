@@ -3,6 +3,7 @@ import type { FlowRunResult } from "@/lib/flow/engine/run-flow";
 import { log } from "@/lib/log";
 import type { RecordStore } from "@/lib/records/record-store";
 import type { ExecutionLogEntry, ExecutionSource } from "./execution-log-entry";
+import { summarizeExecutionLogEntry } from "./summarize-execution-log-entry";
 import { previewValue } from "./preview";
 import { redactSecrets } from "./redact";
 import { pruneExecutionsOccasionally } from "./prune-executions";
@@ -51,15 +52,26 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
   };
 }
 
+/** The entry; when the run's details cannot be serialised (a throwing toJSON), its summary rather than no log. */
+function buildEntryOrSummary(options: WriteExecutionLogOptions): ExecutionLogEntry {
+  try {
+    return buildExecutionLogEntry(options);
+  } catch (error) {
+    log.warn("execution log details could not be serialised: storing a summary", { executionId: options.executionId, error });
+    const run = options.run ? { ...options.run, steps: [] } : null;
+    return summarizeExecutionLogEntry(buildExecutionLogEntry({ ...options, run, request: null }));
+  }
+}
+
 /**
  * Stores a run's log in the customer's database, batched with other runs' (log-write-queue.ts).
  * Called after the response (waitUntil); it never throws — a log that cannot be written is
- * reported in the server log and the run stands.
+ * reported in the server log and the run stands. Caller input never stops the entry from being
+ * stored: see log-write-queue.ts.
  */
 export async function writeExecutionLog(options: WriteExecutionLogOptions): Promise<void> {
   try {
-    const entry = buildExecutionLogEntry(options);
-    const written = await queueExecutionLogEntry(options.store, options.projectId, entry);
+    const written = await queueExecutionLogEntry(options.store, options.projectId, buildEntryOrSummary(options));
     if (written) pruneExecutionsOccasionally({ store: options.store, projectId: options.projectId, retentionDays: options.retentionDays });
   } catch (error) {
     if (getConfig().NODE_ENV !== "test") log.error("execution log could not be written", { projectId: options.projectId, executionId: options.executionId, error });
