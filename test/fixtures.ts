@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import { encode } from "next-auth/jwt";
 import { newId } from "@/lib/ids";
 import { getPlatformDb } from "@/lib/platform-db/client";
@@ -7,6 +8,7 @@ import { createProject } from "@/lib/projects/create-project";
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { getAuthSecret, sessionCookieName } from "@/lib/auth/session";
+import { hashPassword } from "@/lib/auth/password";
 import type { Permission } from "@/lib/auth/permissions";
 
 /**
@@ -25,6 +27,12 @@ export async function createTestUser(label = "owner"): Promise<{ id: string; ema
 export async function sessionCookieFor(userId: string): Promise<string> {
   const token = await encode({ token: { uid: userId, sub: userId }, secret: getAuthSecret() });
   return `${sessionCookieName()}=${token}`;
+}
+
+/** Gives a test user a password, so that it can sign in through next-auth (one scrypt hash, slow on purpose). */
+export async function setTestUserPassword(userId: string, password: string): Promise<void> {
+  const db = await getPlatformDb();
+  await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, userId));
 }
 
 export interface ProjectFixture {

@@ -1,10 +1,11 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import { Logo } from "./logo";
 import { SignOutButton } from "./sign-out-button";
 import { WorkspaceSwitcher, type SwitcherWorkspace } from "./workspace-switcher";
 
-/** The dashboard's top bar: home, the workspace switcher, the development mailbox, who is signed in, sign-out. */
-export function TopBar({ email, workspaces }: { email: string; workspaces: SwitcherWorkspace[] }) {
+/** The dashboard's top bar: home, the workspace switcher, the development mailbox, who is signed in, account actions, sign-out. */
+export function TopBar({ email, workspaces, accountActions }: { email: string; workspaces: SwitcherWorkspace[]; accountActions?: ReactNode }) {
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-3 px-4 sm:px-6">
@@ -22,6 +23,7 @@ export function TopBar({ email, workspaces }: { email: string; workspaces: Switc
           <span className="hidden max-w-72 truncate text-sm text-slate-500 sm:inline" title={email} data-testid="current-user-email">
             {email}
           </span>
+          {accountActions}
           <SignOutButton />
         </nav>
       </div>

@@ -4,8 +4,16 @@ import { users } from "@/lib/platform-db/schema";
 import { getDecoyPasswordHash, verifyPassword } from "@/lib/auth/password";
 import type { PublicUser } from "./create-user";
 
-/** The user for these credentials, or null. Unknown emails cost as much time as wrong passwords. */
-export async function authenticateUser(options: { email: string; password: string }): Promise<PublicUser | null> {
+export interface AuthenticatedUser extends PublicUser {
+  /** Stamped into the session token; see users.sessionVersion. */
+  sessionVersion: number;
+}
+
+/**
+ * The user for these credentials, or null. Unknown emails, accounts without a password (GitHub
+ * only) and wrong passwords all cost one scrypt run and answer the same null.
+ */
+export async function authenticateUser(options: { email: string; password: string }): Promise<AuthenticatedUser | null> {
   const db = await getPlatformDb();
   const [user] = await db
     .select()
@@ -15,5 +23,5 @@ export async function authenticateUser(options: { email: string; password: strin
   const hash = user?.passwordHash ?? (await getDecoyPasswordHash());
   const valid = await verifyPassword(options.password, hash);
   if (!user?.passwordHash || !valid) return null;
-  return { id: user.id, email: user.email, name: user.name };
+  return { id: user.id, email: user.email, name: user.name, sessionVersion: user.sessionVersion };
 }

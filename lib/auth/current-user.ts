@@ -1,17 +1,9 @@
 import { cache } from "react";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
-import { eq } from "drizzle-orm";
-import { decode } from "next-auth/jwt";
-import { getAuthSecret, sessionCookieName } from "@/lib/auth/session";
-import { getPlatformDb } from "@/lib/platform-db/client";
-import { users } from "@/lib/platform-db/schema";
+import { findUserOfSessionToken, sessionCookieName, type SessionUser } from "@/lib/auth/session";
 
-export interface CurrentUser {
-  id: string;
-  email: string;
-  name: string | null;
-}
+export type CurrentUser = SessionUser;
 
 /** next-auth's session token from the request cookies; large tokens are split into `name.0`, `name.1`, ... */
 async function readSessionToken(): Promise<string | undefined> {
@@ -28,29 +20,15 @@ async function readSessionToken(): Promise<string | undefined> {
   return chunks.length ? chunks.join("") : undefined;
 }
 
-/** The signed-in dashboard user's id from the session cookie (server components and actions), or null. */
-export const getCurrentUserIdOrNull = cache(async (): Promise<string | null> => {
-  const token = await readSessionToken();
-  if (!token) return null;
-  try {
-    const payload = await decode({ token, secret: getAuthSecret() });
-    return typeof payload?.uid === "string" ? payload.uid : null;
-  } catch {
-    return null;
-  }
-});
-
 /**
- * The signed-in user, or null when there is no valid session or its user no longer exists (a
- * session outlives a reset platform database).
+ * The signed-in user, or null when there is no valid session: none, expired, revoked ("sign out
+ * everywhere", a password change) or its user no longer exists (a session outlives a reset
+ * platform database). Checked against the database on every request (see findUserOfSessionToken).
  */
-export const getCurrentUserOrNull = cache(async (): Promise<CurrentUser | null> => {
-  const userId = await getCurrentUserIdOrNull();
-  if (!userId) return null;
-  const db = await getPlatformDb();
-  const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, userId)).limit(1);
-  return user ?? null;
-});
+export const getCurrentUserOrNull = cache(async (): Promise<CurrentUser | null> => findUserOfSessionToken(await readSessionToken()));
+
+/** The signed-in dashboard user's id from the session cookie (server components and actions), or null. */
+export const getCurrentUserIdOrNull = cache(async (): Promise<string | null> => (await getCurrentUserOrNull())?.id ?? null);
 
 function signInPath(returnTo?: string): string {
   return returnTo ? `/sign-in?callbackUrl=${encodeURIComponent(returnTo)}` : "/sign-in";

@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { getConfig } from "@/lib/config";
 import { getCurrentUserOrNull } from "@/lib/auth/current-user";
 import { Card, CardBody } from "@/components/ui/card";
-import { safeCallbackUrl } from "../safe-callback-url";
+import { DEFAULT_CALLBACK_PATH, safeCallbackUrl } from "@/lib/auth/safe-callback-url";
 import { SignInForm } from "./sign-in-form";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -27,7 +27,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <SignInForm callbackUrl={callbackUrl} githubEnabled={githubEnabled} oauthError={oauthError} />
         <p className="text-center text-sm text-slate-500">
           No account yet?{" "}
-          <Link href={`/sign-up${callbackUrl !== "/workspaces" ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+          <Link href={`/sign-up${callbackUrl !== DEFAULT_CALLBACK_PATH ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`} className="font-medium text-indigo-600 hover:text-indigo-500">
             Create one
           </Link>
         </p>

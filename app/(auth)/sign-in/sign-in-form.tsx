@@ -16,6 +16,15 @@ const OAUTH_ERRORS: Record<string, string> = {
   CredentialsSignin: "The email or password is incorrect.",
 };
 
+// The server's rate-limit refusal (lib/auth/dashboard-auth-rate-limits.ts), shown as it is written.
+const TOO_MANY_ATTEMPTS = /^Too many sign-in attempts, try again in \d+ minutes?$/;
+
+function signInErrorMessage(error: string | null | undefined): string {
+  if (!error || error === "CredentialsSignin") return OAUTH_ERRORS.CredentialsSignin!;
+  if (TOO_MANY_ATTEMPTS.test(error)) return `${error}.`;
+  return "Sign-in failed. Please try again.";
+}
+
 export function SignInForm({ callbackUrl, githubEnabled, oauthError }: { callbackUrl: string; githubEnabled: boolean; oauthError?: string }) {
   const [error, setError] = useState<string | undefined>(oauthError ? (OAUTH_ERRORS[oauthError] ?? "Sign-in failed. Please try again.") : undefined);
   const [pending, setPending] = useState(false);
@@ -32,7 +41,7 @@ export function SignInForm({ callbackUrl, githubEnabled, oauthError }: { callbac
         redirect: false,
       });
       if (!result || result.error) {
-        setError(result?.error === "CredentialsSignin" || !result ? OAUTH_ERRORS.CredentialsSignin : "Sign-in failed. Please try again.");
+        setError(signInErrorMessage(result?.error));
         setPending(false);
         return;
       }

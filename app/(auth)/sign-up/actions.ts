@@ -1,6 +1,7 @@
 "use server";
 
-import { createUser } from "@/lib/accounts/create-user";
+import { signUpUser } from "@/lib/accounts/sign-up-user";
+import { getActionClientIp } from "@/lib/auth/get-action-client-ip";
 import type { FormState } from "@/components/forms/form-state";
 import { toFormState } from "@/components/forms/to-form-state";
 
@@ -8,7 +9,8 @@ import { toFormState } from "@/components/forms/to-form-state";
 export async function signUpAction(_previous: FormState, formData: FormData): Promise<FormState> {
   const values = { name: String(formData.get("name") ?? ""), email: String(formData.get("email") ?? "") };
   try {
-    await createUser({ name: values.name || undefined, email: values.email, password: String(formData.get("password") ?? "") });
+    const input = { name: values.name || undefined, email: values.email, password: String(formData.get("password") ?? "") };
+    await signUpUser({ input, clientIp: await getActionClientIp() });
     return { ok: true, values };
   } catch (error) {
     return toFormState(error, { fields: ["name", "email", "password"], values, action: "sign-up" });

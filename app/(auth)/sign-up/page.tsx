@@ -5,7 +5,7 @@ import { getConfig } from "@/lib/config";
 import { PASSWORD_RULES } from "@/lib/auth/password";
 import { getCurrentUserOrNull } from "@/lib/auth/current-user";
 import { Card, CardBody } from "@/components/ui/card";
-import { safeCallbackUrl } from "../safe-callback-url";
+import { DEFAULT_CALLBACK_PATH, safeCallbackUrl } from "@/lib/auth/safe-callback-url";
 import { SignUpForm } from "./sign-up-form";
 
 export const metadata: Metadata = { title: "Create an account" };
@@ -24,7 +24,7 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
         <SignUpForm callbackUrl={callbackUrl} githubEnabled={Boolean(config.GITHUB_ID && config.GITHUB_SECRET)} minPasswordLength={PASSWORD_RULES.minLength} />
         <p className="text-center text-sm text-slate-500">
           Already have an account?{" "}
-          <Link href={`/sign-in${callbackUrl !== "/workspaces" ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+          <Link href={`/sign-in${callbackUrl !== DEFAULT_CALLBACK_PATH ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`} className="font-medium text-indigo-600 hover:text-indigo-500">
             Sign in
           </Link>
         </p>

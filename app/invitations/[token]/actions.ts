@@ -2,15 +2,16 @@
 
 import { redirect } from "next/navigation";
 import { getCurrentUserId } from "@/lib/auth/current-user";
-import { acceptInvitation } from "@/lib/workspaces/accept-invitation";
+import { getActionClientIp } from "@/lib/auth/get-action-client-ip";
+import { acceptDashboardInvitation } from "@/lib/accounts/accept-dashboard-invitation";
 import type { FormState } from "@/components/forms/form-state";
 import { toFormState } from "@/components/forms/to-form-state";
 
 export async function acceptInvitationAction(token: string, _previous: FormState, _formData: FormData): Promise<FormState> {
-  const userId = await getCurrentUserId({ returnTo: `/invitations/${token}` });
+  const userId = await getCurrentUserId({ returnTo: `/invitations/${encodeURIComponent(token)}` });
   let workspaceId: string;
   try {
-    workspaceId = (await acceptInvitation({ token, userId })).workspaceId;
+    workspaceId = (await acceptDashboardInvitation({ token, userId, clientIp: await getActionClientIp() })).workspaceId;
   } catch (error) {
     return toFormState(error, { action: "accept-invitation" });
   }

@@ -1,10 +1,9 @@
-import NextAuth from "next-auth";
-import { getAuthOptions } from "@/lib/auth/session";
+import { handleNextAuthRequest } from "@/lib/auth/handle-next-auth-request";
 
 type NextAuthRouteContext = { params: Promise<{ nextauth: string[] }> };
 
 async function handler(request: Request, context: NextAuthRouteContext): Promise<Response> {
-  return NextAuth(getAuthOptions())(request, context);
+  return handleNextAuthRequest(request, (await context.params).nextauth);
 }
 
 export { handler as GET, handler as POST };
