@@ -23,6 +23,15 @@ function urlWithSchemes(schemes: string[]) {
   );
 }
 
+/** `host[:port]` of a URL, null when it does not parse (its own rule reports that). */
+function hostOf(url: string): string | null {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+}
+
 const encryptionKeySpec = /^[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/]{43}=$/;
 
 const environmentSchema = z
@@ -51,6 +60,10 @@ const environmentSchema = z
     RESEND_API_KEY: optionalString,
     MAIL_FROM: optionalString,
     APP_URL: urlWithSchemes(["http", "https"]),
+    INVOCATION_URL: urlWithSchemes(["http", "https"]).refine(
+      (value) => value === undefined || hostOf(value) === null || new URL(value).origin === value.replace(/\/+$/, ""),
+      { message: "must be an origin only, such as https://fn.flowpoint.example (scheme, host and optional port, no path)" },
+    ),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {
@@ -65,6 +78,13 @@ const environmentSchema = z
     }
     if (Boolean(env.GITHUB_ID) !== Boolean(env.GITHUB_SECRET)) {
       ctx.addIssue({ code: "custom", path: [env.GITHUB_ID ? "GITHUB_SECRET" : "GITHUB_ID"], message: "GITHUB_ID and GITHUB_SECRET are set together" });
+    }
+    if (env.INVOCATION_URL) {
+      // Both origins on one host would make every dashboard page answer 404 (lib/http/invocation-origin.ts).
+      const dashboardUrl = env.APP_URL ?? env.NEXTAUTH_URL;
+      if (dashboardUrl && hostOf(dashboardUrl) === hostOf(env.INVOCATION_URL)) {
+        ctx.addIssue({ code: "custom", path: ["INVOCATION_URL"], message: "must be another host than the dashboard's (APP_URL, NEXTAUTH_URL)" });
+      }
     }
     if (env.NODE_ENV === "production") {
       for (const name of ["ENCRYPTION_KEYS", "NEXTAUTH_SECRET"] as const) {

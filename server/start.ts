@@ -2,21 +2,21 @@
  * `npm start` (and `npm run dev` with --dev): one Node process. Migrations first (a failure stops
  * start-up with a clear message); then invocation paths (/api/projects/<id>/fn/<slug>) are served
  * straight from the Fetch handler through a Node HTTP adapter, and every other path goes to Next's
- * request handler. Work after responses is tracked and drained on shutdown.
+ * request handler; with INVOCATION_URL, its host serves only the public paths (server/route-request.ts).
+ * Work after responses is tracked and drained on shutdown.
  */
 import http from "node:http";
 import next from "next";
 import { getRequestListener } from "@hono/node-server";
 import { getConfig } from "@/lib/config";
-import { markSocketIp } from "@/lib/http/client-ip";
-import { INVOCATION_PATH, invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
+import { invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
+import { configuredInvocationHost } from "@/lib/http/invocation-origin";
 import { closePlatformDb, migratePlatformDb } from "@/lib/platform-db/client";
 import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { closeKv } from "@/lib/kv/get-kv";
 import { adapterResponseClass } from "./adapter-response";
 import { BackgroundTasks } from "./background-tasks";
-
-const PATH_PREFIX = "/api/projects/";
+import { createRequestRouter } from "./route-request";
 
 async function main(): Promise<void> {
   const dev = process.argv.includes("--dev");
@@ -38,16 +38,7 @@ async function main(): Promise<void> {
     overrideGlobalObjects: false,
   });
 
-  const server = http.createServer((req, res) => {
-    // Rate limits read the client IP from here unless TRUSTED_PROXY names a proxy header; a caller's own value is overwritten.
-    markSocketIp(req.headers, req.socket.remoteAddress);
-    const url = req.url ?? "/";
-    if (url.startsWith(PATH_PREFIX) && INVOCATION_PATH.test(url.split("?")[0]!)) {
-      void handleInvocation(req, res);
-      return;
-    }
-    void handleNext(req, res);
-  });
+  const server = http.createServer(createRequestRouter({ handleInvocation, handleNext, invocationHost: configuredInvocationHost() }));
   server.keepAliveTimeout = 65_000;
   server.listen(config.PORT, () => console.log(`Flowpoint ${dev ? "(development) " : ""}listening on http://localhost:${config.PORT}`));
 

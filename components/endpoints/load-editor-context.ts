@@ -1,4 +1,4 @@
-import { getAppUrl } from "@/lib/app-url";
+import { invocationBase } from "@/lib/http/invocation-origin";
 import { listEmailTemplates } from "@/lib/email-templates/list-email-templates";
 import { listSchemas } from "@/lib/schemas/list-schemas";
 import type { EditorSchema } from "./step-settings";
@@ -13,7 +13,5 @@ export async function loadEditorContext(projectId: string): Promise<{ schemas: E
   };
 }
 
-/** `<APP_URL>/api/projects/<projectId>/fn/`: the invocation URL of an endpoint is this and its slug. */
-export function invocationBase(projectId: string): string {
-  return `${getAppUrl()}/api/projects/${projectId}/fn/`;
-}
+/** `<INVOCATION_URL or APP_URL>/api/projects/<projectId>/fn/`: an endpoint's URL is this and its slug. */
+export { invocationBase };

@@ -19,9 +19,36 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 /**
  * Headers the platform owns: cookies are never set by endpoints, framing and connection headers are
- * the server's, and CORS comes from allowedOrigins.
+ * the server's, and CORS comes from allowedOrigins. The security headers are the platform's too: the
+ * sandbox and nosniff of every answer (lib/http/security-headers.ts) must not be replaced or
+ * weakened, and the policies that bind the whole host (HSTS, Clear-Site-Data, reporting, Alt-Svc,
+ * service worker scope) are not an endpoint's to set on an origin it shares with others.
  */
-export const RESERVED_RESPONSE_HEADERS = ["set-cookie", "set-cookie2", "content-length", "transfer-encoding", "connection", "keep-alive", "upgrade", "host", "trailer"];
+export const RESERVED_RESPONSE_HEADERS = [
+  "set-cookie",
+  "set-cookie2",
+  "content-length",
+  "transfer-encoding",
+  "connection",
+  "keep-alive",
+  "upgrade",
+  "host",
+  "trailer",
+  "content-security-policy",
+  "content-security-policy-report-only",
+  "x-content-type-options",
+  "x-frame-options",
+  "x-xss-protection",
+  "strict-transport-security",
+  "permissions-policy",
+  "feature-policy",
+  "clear-site-data",
+  "service-worker-allowed",
+  "nel",
+  "report-to",
+  "reporting-endpoints",
+  "alt-svc",
+];
 
 const originSchema = z.string().refine(
   (value) => {

@@ -1,4 +1,6 @@
 import { AppError, errorBody, isAppError } from "@/lib/errors";
+import { INVOCATION_PATH } from "@/lib/http/invocation-origin";
+import { INVOCATION_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { runFlow } from "@/lib/flow/engine/run-flow";
@@ -10,6 +12,7 @@ import { getProjectRuntime, type ProjectRuntime, type RuntimeEndpoint } from "./
 import { rateLimitCaller } from "./rate-limit-caller";
 import { queryObject, readInvocationBody } from "./read-invocation-body";
 import { answerForRun } from "./answer-for-run";
+import { RESERVED_RESPONSE_HEADERS } from "../endpoint-definition";
 import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse, type CachedResponse } from "./response-cache";
 
 /**
@@ -29,7 +32,7 @@ export interface InvocationHooks {
   Response?: typeof Response;
 }
 
-export const INVOCATION_PATH = /^\/api\/projects\/([^/]+)\/fn\/([^/]+)\/?$/;
+export { INVOCATION_PATH } from "@/lib/http/invocation-origin";
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -38,12 +41,19 @@ interface Outcome extends CachedResponse {
   cacheable: boolean;
 }
 
+/*
+ * Every answer ends with INVOCATION_SECURITY_HEADERS, spread last: whatever an endpoint's stored
+ * headers or a grant says, what an owner wrote runs sandboxed in an opaque origin (issue 9).
+ */
 function jsonResponse(Answer: typeof Response, status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Answer(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+  return new Answer(JSON.stringify(body), { status, headers: { "content-type": JSON_TYPE, ...headers, ...INVOCATION_SECURITY_HEADERS } });
 }
 
-function notFound(Answer: typeof Response, headers: Record<string, string> = {}): Response {
-  return jsonResponse(Answer, 404, { error: "not found" }, headers);
+const NOT_FOUND_BODY = JSON.stringify({ error: "not found" });
+const NOT_FOUND_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": JSON_TYPE, ...INVOCATION_SECURITY_HEADERS });
+
+function notFound(Answer: typeof Response): Response {
+  return new Answer(NOT_FOUND_BODY, { status: 404, headers: NOT_FOUND_HEADERS });
 }
 
 function preflight(Answer: typeof Response, runtime: ProjectRuntime, slug: string, request: Request): Response {
@@ -51,7 +61,7 @@ function preflight(Answer: typeof Response, runtime: ProjectRuntime, slug: strin
   const endpoint = runtime.routes.get(`${method} ${slug}`);
   if (!endpoint) return notFound(Answer);
   const headers = preflightHeaders(request.headers.get("origin"), endpoint.definition.allowedOrigins, method, request.headers.get("access-control-request-headers"));
-  return new Answer(null, { status: 204, headers });
+  return new Answer(null, { status: 204, headers: { ...headers, ...INVOCATION_SECURITY_HEADERS } });
 }
 
 async function execute(
@@ -107,8 +117,27 @@ function decodePathSegment(segment: string): string | null {
   }
 }
 
+const RESERVED_NAMES: ReadonlySet<string> = new Set(RESERVED_RESPONSE_HEADERS);
+
+/**
+ * An endpoint's rendered headers without the ones the platform owns. Definitions are validated on
+ * save, but rows stored before a name was reserved still hold it. No copy when none is found.
+ */
+function ownerHeaders(headers: Record<string, string>): Record<string, string> {
+  let kept: Record<string, string> | null = null;
+  for (const name in headers) {
+    if (!RESERVED_NAMES.has(name) && !name.startsWith("access-control-")) continue;
+    kept ??= { ...headers };
+    delete kept[name];
+  }
+  return kept ?? headers;
+}
+
 function toResponse(Answer: typeof Response, outcome: CachedResponse, headers: Record<string, string>): Response {
-  return new Answer(outcome.body, { status: outcome.status, headers: { ...outcome.headers, ...headers, "content-type": outcome.contentType } });
+  return new Answer(outcome.body, {
+    status: outcome.status,
+    headers: { ...ownerHeaders(outcome.headers), ...headers, "content-type": outcome.contentType, ...INVOCATION_SECURITY_HEADERS },
+  });
 }
 
 export async function invokeEndpoint(request: Request, hooks: InvocationHooks): Promise<Response> {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getAppUrl } from "@/lib/app-url";
+import { invocationBase } from "@/lib/http/invocation-origin";
 import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 import { listSchemas } from "@/lib/schemas/list-schemas";
@@ -27,6 +28,9 @@ export default async function ProjectOverviewPage({ params }: Params) {
   const activeKeys = canManage ? (await listApiKeys({ projectId })).filter((key) => !key.revokedAt).length : null;
   const [schemas, endpoints] = await Promise.all([listSchemas({ projectId }), listEndpoints({ projectId })]);
   const apiBase = `${getAppUrl()}/api/projects/${project.id}`;
+  // With INVOCATION_URL, endpoints answer on their own origin, apart from the management API.
+  const endpointBase = invocationBase(project.id);
+  const separateEndpointOrigin = !endpointBase.startsWith(`${apiBase}/`);
 
   return (
     <>
@@ -64,10 +68,25 @@ export default async function ProjectOverviewPage({ params }: Params) {
       </div>
 
       <Card className="mt-6">
-        <CardHeader title="API base URL" description="Custom endpoints answer at /fn/<slug> under this address; the management API lives beside them." />
-        <CardBody className="flex items-center gap-2">
-          <code className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-800">{apiBase}</code>
-          <CopyButton value={apiBase} label="Copy URL" />
+        <CardHeader
+          title="API base URL"
+          description={
+            separateEndpointOrigin
+              ? "The management API lives under this address. Custom endpoints answer on their own origin, at the second address followed by their slug."
+              : "Custom endpoints answer at /fn/<slug> under this address; the management API lives beside them."
+          }
+        />
+        <CardBody className="space-y-2">
+          <div className="flex items-center gap-2">
+            <code className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-800">{apiBase}</code>
+            <CopyButton value={apiBase} label="Copy URL" />
+          </div>
+          {separateEndpointOrigin && (
+            <div className="flex items-center gap-2">
+              <code className="min-w-0 flex-1 truncate rounded-md bg-slate-100 px-3 py-2 font-mono text-sm text-slate-800">{endpointBase}</code>
+              <CopyButton value={endpointBase} label="Copy endpoints URL" />
+            </div>
+          )}
         </CardBody>
       </Card>
 

@@ -1,0 +1,62 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { getConfig } from "@/lib/config";
+import { INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
+import {
+  API_SECURITY_HEADERS,
+  AUTH_ROUTE_SECURITY_HEADERS,
+  INVOCATION_SECURITY_HEADERS,
+  dashboardPageHeaders,
+  newNonce,
+} from "@/lib/http/security-headers";
+
+/**
+ * Next 16's proxy (formerly middleware), run before every route Next serves:
+ * - invocations pass untouched: the invocation handler sets their sandbox itself and they carry none
+ *   of the dashboard's headers (the production server never sends them here at all);
+ * - on the invocation origin (INVOCATION_URL) only its public paths are served, without cookies;
+ * - pages get a fresh nonce and the strict Content-Security-Policy Next reads it from, route
+ *   handlers the headers of data that must not run or be framed.
+ */
+export function proxy(request: NextRequest): NextResponse {
+  const { pathname } = request.nextUrl;
+  if (INVOCATION_PATH.test(pathname)) return NextResponse.next();
+
+  const route = routeByOrigin(request.headers.get("host"), pathname);
+  if (route === "not_found") return NextResponse.json({ error: "not found" }, { status: 404, headers: INVOCATION_SECURITY_HEADERS });
+  const requestHeaders = new Headers(request.headers);
+  if (route === "invocation_origin") requestHeaders.delete("cookie");
+  const https = servedOverHttps(request);
+
+  if (pathname.startsWith("/api/")) {
+    const response = NextResponse.next({ request: { headers: requestHeaders } });
+    setAll(response.headers, pathname.startsWith("/api/auth/") ? AUTH_ROUTE_SECURITY_HEADERS : API_SECURITY_HEADERS);
+    if (https) response.headers.set("strict-transport-security", "max-age=31536000");
+    return response;
+  }
+
+  const nonce = newNonce();
+  const headers = dashboardPageHeaders(nonce, { development: getConfig().NODE_ENV === "development", https });
+  // Next takes the nonce for its own scripts from the request's Content-Security-Policy.
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set("content-security-policy", headers["content-security-policy"]!);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  setAll(response.headers, headers);
+  return response;
+}
+
+function setAll(target: Headers, values: Readonly<Record<string, string>>): void {
+  for (const name in values) target.set(name, values[name]!);
+}
+
+/** https as the dashboard's configured URL says, or as a trusted proxy reports it (TRUSTED_PROXY). */
+function servedOverHttps(request: NextRequest): boolean {
+  const config = getConfig();
+  if ((config.APP_URL ?? config.NEXTAUTH_URL)?.startsWith("https:")) return true;
+  const trustsProxy = config.TRUSTED_PROXY !== undefined && config.TRUSTED_PROXY !== "none";
+  return trustsProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
+}
+
+export const config = {
+  // Static chunks need no policy of their own and are served on both origins.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+};
