@@ -14,6 +14,7 @@ export const ID_PREFIXES = {
   execution: "exe",
   record: "rec",
   file: "fil",
+  secret: "sec",
   endUser: "usr",
 } as const;
 

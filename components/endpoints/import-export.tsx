@@ -61,7 +61,11 @@ export function ImportExportButtons({
     startTransition(async () => {
       const result = await importAction(document);
       if (!result.ok) return setProblem({ message: result.error, issues: result.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)) });
-      setDone(`Imported: ${result.data.created} created, ${result.data.updated} replaced.`);
+      const missing = result.data.secrets?.missing ?? [];
+      setDone(
+        `Imported: ${result.data.created} created, ${result.data.updated} replaced.` +
+          (missing.length > 0 ? ` Missing secrets (create them in the project settings): ${missing.join(", ")}.` : ""),
+      );
       setOpen(false);
       setText("");
       router.refresh();

@@ -317,7 +317,7 @@ function HeadersRows(props: SettingsProps) {
       nameLabel="Header"
       valueLabel="Header value"
       namePlaceholder="Authorization"
-      valuePlaceholder="Bearer {{query.token}}"
+      valuePlaceholder="Bearer {{secrets.API_TOKEN}}"
       addLabel="Add header"
     />
   );
@@ -338,7 +338,7 @@ function HttpSettings(props: SettingsProps) {
             ))}
           </Select>
         </FieldShell>
-        <FieldShell id={id("url")} label="URL" error={error("url")} hint="Placeholders are allowed; the output is {status, ok, body}. Private addresses are blocked.">
+        <FieldShell id={id("url")} label="URL" error={error("url")} hint="Placeholders are allowed; the output is {status, ok, body}. Private addresses are blocked. Keys go in {{secrets.NAME}} (project settings → Secrets).">
           <Input id={id("url")} value={text("url")} onChange={(event) => set("url", event.target.value)} placeholder="https://api.example.com/items/{{body.id}}" className="font-mono" invalid={Boolean(error("url"))} />
         </FieldShell>
       </div>

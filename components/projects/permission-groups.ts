@@ -15,9 +15,10 @@ const DESCRIPTIONS: Record<Permission, string> = {
   "automations.read": "Read automations",
   "automations.write": "Create, change and delete automations",
   "automations.run": "Run automations by hand",
+  "secrets.write": "List, create, rotate and delete project secrets (never read their values)",
 };
 
-const AREA_LABELS: Record<string, string> = { endpoints: "Endpoints", records: "Records", schemas: "Schemas", automations: "Automations" };
+const AREA_LABELS: Record<string, string> = { endpoints: "Endpoints", records: "Records", schemas: "Schemas", automations: "Automations", secrets: "Secrets" };
 
 export interface PermissionGroup {
   area: string;

@@ -16,6 +16,7 @@ export const PERMISSIONS = [
   "automations.read",
   "automations.write",
   "automations.run",
+  "secrets.write",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -32,5 +33,6 @@ export type ProjectAction = Permission | "project.manage";
 
 export function roleAllows(role: WorkspaceRole, action: ProjectAction): boolean {
   if (role === "admin") return true;
-  return action !== "project.manage";
+  // Secrets are project settings: members use them in flows by name but never manage or list them.
+  return action !== "project.manage" && action !== "secrets.write";
 }

@@ -1,23 +1,32 @@
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { AppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
+import { AppError, isAppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { endpoints } from "@/lib/platform-db/schema";
 import { toDefinitionColumn } from "./endpoint-row";
 import { validateEndpointOrThrow } from "./validate-endpoint";
 import { bumpProjectGeneration } from "@/lib/projects/project-generation";
+import { secretNamesInValue } from "@/lib/flow/secret-references";
+import { listSecrets } from "@/lib/secrets/list-secrets";
 import type { EndpointInput } from "./endpoint-definition";
 
 const importDocument = z.object({
   format: z.literal("flowpoint.endpoints").optional(),
   version: z.literal(1).optional(),
   endpoints: z.array(z.unknown()).max(500),
+  /** Informational (what the export listed); the endpoints themselves say which secrets they use. */
+  secrets: z.array(z.string()).max(500).optional(),
 });
 
 export interface ImportEndpointsResult {
   created: number;
   updated: number;
+  /**
+   * The project secrets the imported endpoints use and those this project does not have yet: the
+   * import goes through, and steps naming a missing secret fail at run time until it is created.
+   */
+  secrets: { required: string[]; missing: string[] };
 }
 
 /**
@@ -39,7 +48,7 @@ export async function importEndpoints(options: { projectId: string; document: un
       seen.add(identity);
       inputs.push(input);
     } catch (error) {
-      if (!(error instanceof AppError) || !error.issues) throw error;
+      if (!isAppError(error) || !error.issues) throw error;
       issues.push(...error.issues.map((issue) => ({ path: `endpoints.${index}.${issue.path}`.replace(/\.$/, ""), message: issue.message })));
     }
   }
@@ -66,5 +75,7 @@ export async function importEndpoints(options: { projectId: string; document: un
     return { created, updated };
   });
   await bumpProjectGeneration(options.projectId);
-  return result;
+  const required = secretNamesInValue(inputs);
+  const existing = new Set(required.length > 0 ? (await listSecrets({ projectId: options.projectId })).map((secret) => secret.name) : []);
+  return { ...result, secrets: { required, missing: required.filter((name) => !existing.has(name)) } };
 }

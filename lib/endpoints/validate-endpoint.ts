@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { AppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
 import { validateFlow, type FlowStep } from "@/lib/flow/flow-definition";
+import { secretPlacementErrorIssues } from "@/lib/flow/secret-references";
 import { parseFilterLines } from "@/lib/flow/steps/shared/filter-lines";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { schemaDefinitions } from "@/lib/platform-db/schema";
@@ -76,6 +77,11 @@ export async function validateEndpointOrThrow(options: { projectId: string; inpu
   const rawSteps = (options.input as { steps?: unknown } | null)?.steps ?? [];
   const flow = validateFlow(rawSteps);
   if (!flow.ok) issues.push(...flow.issues.filter((issue) => !issues.some((known) => known.path === issue.path)));
+  if (parsed.success) {
+    // Secrets are read by outbound steps only; a response, input rule or header could echo one (the steps check their own).
+    const { steps: _steps, ...rest } = parsed.data as Record<string, unknown>;
+    issues.push(...secretPlacementErrorIssues(rest, ""));
+  }
   if (parsed.success && flow.ok) {
     const schemas = await loadSchemaSummaries(options.projectId);
     checkStepsAgainstSchemas(flow.steps, schemas, issues);

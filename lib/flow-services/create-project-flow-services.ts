@@ -12,7 +12,9 @@ import { DEFAULT_SORT } from "@/lib/records-service/parse-list-query";
 import { updateFirstRecord } from "@/lib/records-service/update-first-record";
 import { effectiveFields, type SchemaDefinition } from "@/lib/schemas/schema-definition";
 import { log } from "@/lib/log";
+import { textProblem } from "@/lib/records/normalize-document";
 import type { RecordStore } from "@/lib/records/record-store";
+import { resolveProjectSecrets } from "@/lib/secrets/resolve-project-secrets";
 import { coerceFilterValue } from "./coerce-filter-value";
 
 export interface ProjectFlowServicesOptions {
@@ -33,6 +35,15 @@ function schemaOrThrow(schemas: readonly SchemaDefinition[], name: string): Sche
   return schema;
 }
 
+/**
+ * Text no record can hold (NUL, an unpaired surrogate: `?title=%00`) is invalid input, refused as
+ * the records API refuses it in a filter, and named by field rather than by the store's query path.
+ */
+function assertStorableFilterText(field: string, value: unknown): void {
+  const problem = typeof value === "string" ? textProblem(value) : undefined;
+  if (problem) throw new AppError("validation_failed", `invalid filter on "${field}"`, { issues: [{ path: field, message: `must not contain ${problem}` }] });
+}
+
 function recordsService(project: ProjectRow, schemas: readonly SchemaDefinition[], knownStore: RecordStore | undefined): FlowRecordsService {
   const storeFor = async () => knownStore ?? getProjectRecordStore({ project });
   // Only declared and system fields: stored secrets (password hashes, token hashes) must not become a filter oracle.
@@ -43,6 +54,7 @@ function recordsService(project: ProjectRow, schemas: readonly SchemaDefinition[
     const fields = new Map(effectiveFields(schema).map((field) => [field.name, field]));
     return where.map((filter) => {
       knownField(schema, filter.field, fields);
+      assertStorableFilterText(filter.field, filter.value);
       return { field: filter.field, op: "eq" as const, value: coerceFilterValue(fields.get(filter.field), filter.value) };
     });
   };
@@ -105,6 +117,9 @@ export function createProjectFlowServices(options: ProjectFlowServicesOptions): 
         const template = await findEmailTemplate({ projectId: project.id, idOrName: name });
         return template ? { subject: template.subject, html: template.html || null, text: template.text || null } : null;
       },
+    },
+    secrets: {
+      resolve: (names) => resolveProjectSecrets({ projectId: project.id, names }),
     },
     onBackgroundTask: options.waitUntil,
     onBackgroundFailure(failure) {

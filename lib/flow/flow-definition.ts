@@ -5,6 +5,7 @@ import { conditionStep } from "./steps/condition/definition";
 import { createStep } from "./steps/create/definition";
 import { emailStep } from "./steps/email/definition";
 import { httpStep } from "./steps/http/definition";
+import { SECRET_URL_ORIGIN_MESSAGE, secretNamesInValue, secretPlacementIssues, urlOriginIsTemplated } from "./secret-references";
 import { queryStep } from "./steps/query/definition";
 import type { StepDefinition } from "./steps/step-definition";
 import type { StepKind } from "./steps/step-kind";
@@ -35,7 +36,17 @@ const commonStepFields = z.object({
 function stepSchema<K extends StepKind, Shape extends z.ZodRawShape>(definition: StepDefinition<K, z.ZodObject<Shape>>) {
   const schema = z.object({ ...commonStepFields.shape, ...definition.settings.shape, type: z.literal(definition.id) });
   const refine = definition.refine?.bind(definition);
-  return refine === undefined ? schema : schema.superRefine((step, ctx) => refine(step as z.output<z.ZodObject<Shape>>, ctx));
+  const secretFields = new Set(definition.secretFields ?? []);
+  return schema.superRefine((step, ctx) => {
+    // A header's value may read a secret, never its name: only the value is a template.
+    const allowed = (path: readonly (string | number)[]) => secretFields.has(String(path[0])) && (path[0] !== "headers" || path.length === 2);
+    for (const issue of secretPlacementIssues(step, allowed)) ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    const settings = step as { url?: unknown };
+    if (typeof settings.url === "string" && secretFields.size > 0 && secretNamesInValue(step).length > 0 && urlOriginIsTemplated(settings.url)) {
+      ctx.addIssue({ code: "custom", path: ["url"], message: SECRET_URL_ORIGIN_MESSAGE });
+    }
+    refine?.(step as z.output<z.ZodObject<Shape>>, ctx);
+  });
 }
 
 /** One step: common fields plus the fields of its kind, chosen by `type`. */

@@ -17,6 +17,8 @@ export const users = pgTable(
     name: text("name"),
     passwordHash: text("password_hash"),
     githubId: text("github_id"),
+    // Stamped into every session token at sign-in; raising it ends every existing session of the user.
+    sessionVersion: integer("session_version").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), uniqueIndex("users_github_id_unique").on(t.githubId)],
@@ -183,6 +185,28 @@ export const emailTemplates = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [uniqueIndex("email_templates_project_name_unique").on(t.projectId, t.name)],
+);
+
+/**
+ * Values that flows send to third-party APIs (`{{secrets.NAME}}` in HTTP, webhook and email steps).
+ * Only the AES-256-GCM envelope is stored, bound to the project and the secret's name
+ * (lib/secrets/secret-envelope-scope.ts); the hint is a masked preview for display.
+ */
+export const projectSecrets = pgTable(
+  "project_secrets",
+  {
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    valueEncrypted: text("value_encrypted").notNull(),
+    hint: text("hint").notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex("project_secrets_project_name_unique").on(t.projectId, t.name)],
 );
 
 /** The development mailbox: mail the platform "sent" with no real transport configured. */

@@ -213,13 +213,13 @@ describe("custom endpoints: management", () => {
       body: JSON.stringify(document),
     });
     expect(imported.status, await imported.clone().text()).toBe(200);
-    expect(await imported.json()).toEqual({ created: document.endpoints.length, updated: 0 });
+    expect(await imported.json()).toEqual({ created: document.endpoints.length, updated: 0, secrets: { required: [], missing: [] } });
     const again = await fetch(`${server.url}/api/projects/${target.projectId}/endpoints/import`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify(document),
     });
-    expect(await again.json()).toEqual({ created: 0, updated: document.endpoints.length });
+    expect(await again.json()).toEqual({ created: 0, updated: document.endpoints.length, secrets: { required: [], missing: [] } });
     const copied = await fetch(`${server.url}/api/projects/${target.projectId}/fn/tickets-by-status`);
     expect(copied.status).toBe(200);
     expect(await copied.json()).toMatchObject({ open: 0, closed: 0 });

@@ -17,6 +17,8 @@ export interface FlowServices {
   fetch?: FlowFetch;
   sendMail?: FlowSendMail;
   emailTemplates?: FlowEmailTemplates;
+  /** The project's secrets, read only by the outbound steps (http, webhook, email) at the moment they call out. */
+  secrets?: FlowSecrets;
   /**
    * Receives work that outlives the step (webhook deliveries) so the host can keep the process
    * alive for it (`waitUntil`). The promise never rejects.
@@ -102,6 +104,15 @@ export interface FlowEmailTemplate {
 export interface FlowEmailTemplates {
   /** The project's saved template by name, or null when there is none. */
   get(name: string, options: { signal: AbortSignal }): Promise<FlowEmailTemplate | null>;
+}
+
+export interface FlowSecrets {
+  /**
+   * The decrypted values of the named secrets for one outbound call; names the project does not
+   * have are left out. The engine records every value it hands out and masks it in the run's
+   * outputs, errors and logs.
+   */
+  resolve(names: readonly string[], options: { signal?: AbortSignal }): Promise<Record<string, string>>;
 }
 
 export interface BackgroundFailure {

@@ -1,3 +1,5 @@
+import { AppError } from "@/lib/errors";
+
 /**
  * Templates: `{{path}}` placeholders over the run context. No logic, one pass, own properties only.
  *
@@ -13,7 +15,12 @@
  * Parsed templates are cached by their text, so the hot path only walks paths and joins strings.
  */
 
-export const TEMPLATE_ROOTS = ["body", "query", "user", "steps", "trigger"] as const;
+/**
+ * `secrets` is parsed like the others but resolves only in a scope that carries the run's decrypted
+ * values, which only the outbound step runners build (lib/flow/steps/shared/with-step-secrets.ts);
+ * the run context never has it, so anywhere else `{{secrets.NAME}}` stays literal text.
+ */
+export const TEMPLATE_ROOTS = ["body", "query", "user", "steps", "trigger", "secrets"] as const;
 export type TemplateRoot = (typeof TEMPLATE_ROOTS)[number];
 
 /** What templates read. The run context satisfies it. */
@@ -123,20 +130,35 @@ export function resolvePlaceholder(scope: TemplateScope, placeholder: Placeholde
   return current === undefined ? null : current;
 }
 
+/**
+ * JSON text of a value. A request body of a few kilobytes can nest thousands of levels deep, and
+ * JSON.stringify then overflows the stack: that is the caller's data, so it fails as an AppError
+ * (a step or response failure with a reason) rather than a RangeError (an internal error).
+ */
+export function jsonTextOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch (error) {
+    if (error instanceof RangeError) throw new AppError("validation_failed", "a value is nested too deeply or too large to write as text");
+    throw error;
+  }
+}
+
 /** How a value is written into text: strings as they are, everything else as JSON. */
 export function stringifyTemplateValue(value: unknown): string {
   if (typeof value === "string") return value;
   if (value === null || value === undefined) return "null";
   if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint") return String(value);
-  return JSON.stringify(value) ?? "null";
+  return jsonTextOf(value);
 }
 
 export interface RenderTemplateOptions {
   /**
    * Applied to every inserted value (never to the template's own text), e.g. HTML escaping for
-   * an email body or URI encoding for a URL.
+   * an email body or URI encoding for a URL. It gets the value's text and the value itself, so an
+   * escaper can tell a number from text that merely looks like one.
    */
-  escape?: (text: string) => string;
+  escape?: (text: string, value: unknown) => string;
 }
 
 /** Renders a template to text. */
@@ -152,7 +174,7 @@ export function renderTemplate(template: string, scope: TemplateScope, options: 
     }
     const value = resolvePlaceholder(scope, part);
     if (value === MISSING) out += part.raw;
-    else out += escape ? escape(stringifyTemplateValue(value)) : stringifyTemplateValue(value);
+    else out += escape ? escape(stringifyTemplateValue(value), value) : stringifyTemplateValue(value);
   }
   return out;
 }

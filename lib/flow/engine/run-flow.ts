@@ -7,6 +7,7 @@ import { log } from "@/lib/log";
 import { RunBudget, type StepSignal } from "./budget";
 import { createFlowContext, type FlowContext, type FlowContextInput } from "./context";
 import type { FlowServices } from "./flow-services";
+import { SecretMask, servicesWithSecretMask } from "./secret-mask";
 import { FlowStop, type FlowStopResponse, type StepRunContext, type StepRunner } from "./step-runner";
 
 /**
@@ -94,13 +95,13 @@ function untilAborted<T>(promise: PromiseLike<T>, signal: AbortSignal): Promise<
   });
 }
 
-function describeError(error: unknown, step: FlowStep, index: number): string {
+function describeError(error: unknown, step: FlowStep, index: number, mask: SecretMask): string {
   if (isAppError(error)) {
     const details = error.issues?.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ");
     return details ? `${error.message} (${details})` : error.message;
   }
   // Driver and library messages can hold internals; they go to the server log only.
-  log.error("flow step failed with an unexpected error", { stepIndex: index, stepType: step.type, error });
+  log.error("flow step failed with an unexpected error", { stepIndex: index, stepType: step.type, error: mask.isEmpty ? error : mask.error(error) });
   return `internal error in the ${step.type} step`;
 }
 
@@ -115,6 +116,7 @@ class StepRun implements StepRunContext {
     readonly name: string | null,
     private readonly budget: RunBudget,
     private readonly timeoutMs: number | undefined,
+    readonly mask: SecretMask,
   ) {}
 
   get signal(): AbortSignal {
@@ -140,7 +142,7 @@ function outcomeOf(result: unknown): StepOutcome {
 function failureOf(caught: unknown, run: StepRun, step: FlowStep, index: number): StepOutcome {
   // A runner that rejects because of the abort reports the abort's reason, not its own AbortError.
   const aborted = run.abortInfo();
-  return { kind: "failed", message: describeError(aborted ? aborted.reason : caught, step, index), endsRun: aborted?.endsRun ?? false };
+  return { kind: "failed", message: describeError(aborted ? aborted.reason : caught, step, index, run.mask), endsRun: aborted?.endsRun ?? false };
 }
 
 async function settle(pending: PromiseLike<unknown>, run: StepRun, step: FlowStep, index: number): Promise<StepOutcome> {
@@ -154,8 +156,8 @@ async function settle(pending: PromiseLike<unknown>, run: StepRun, step: FlowSte
 }
 
 /** Synchronous steps (transform, condition) settle without a promise or a timer. */
-function runStep(step: FlowStep, index: number, context: FlowContext, services: FlowServices, budget: RunBudget): StepOutcome | Promise<StepOutcome> {
-  const run = new StepRun(context, services, index, step.name, budget, STEP_REGISTRY[step.type].timeoutMs);
+function runStep(step: FlowStep, index: number, context: FlowContext, services: FlowServices, budget: RunBudget, mask: SecretMask): StepOutcome | Promise<StepOutcome> {
+  const run = new StepRun(context, services, index, step.name, budget, STEP_REGISTRY[step.type].timeoutMs, mask);
   const runner = STEP_RUNNERS[step.type] as StepRunner<StepKind>;
   let result: unknown;
   try {
@@ -170,6 +172,11 @@ function runStep(step: FlowStep, index: number, context: FlowContext, services: 
   return outcomeOf(result);
 }
 
+function maskOutcome(outcome: StepOutcome, mask: SecretMask): StepOutcome {
+  if (mask.isEmpty || outcome.kind === "stopped") return outcome;
+  return outcome.kind === "ok" ? { kind: "ok", output: mask.value(outcome.output) } : { ...outcome, message: mask.text(outcome.message) };
+}
+
 function skipped(step: FlowStep, index: number): StepResult {
   return { index, name: step.name, type: step.type, status: "skipped", durationMs: 0, output: null, error: null };
 }
@@ -178,7 +185,9 @@ export async function runFlow(options: RunFlowOptions): Promise<FlowRunResult> {
   const runStartedAt = performance.now();
   const steps = parseFlowCached(options.steps);
   const context = createFlowContext(options.context);
-  const services = options.services ?? {};
+  // Secret values used by outbound steps are masked in every output and error before anyone sees them.
+  const mask = new SecretMask();
+  const services = servicesWithSecretMask(options.services ?? {}, mask);
   const budget = new RunBudget({ totalMs: options.budgetMs, signal: options.signal });
 
   const results: StepResult[] = [];
@@ -201,8 +210,8 @@ export async function runFlow(options: RunFlowOptions): Promise<FlowRunResult> {
     }
 
     const startedAt = performance.now();
-    const pending = runStep(step, index, context, services, budget);
-    const stepOutcome = pending instanceof Promise ? await pending : pending;
+    const pending = runStep(step, index, context, services, budget, mask);
+    const stepOutcome = maskOutcome(pending instanceof Promise ? await pending : pending, mask);
     const durationMs = roundMs(performance.now() - startedAt);
 
     if (stepOutcome.kind === "ok") {

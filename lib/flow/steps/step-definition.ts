@@ -19,6 +19,11 @@ export interface StepDefinition<K extends StepKind = StepKind, S extends z.ZodOb
    * fires at the smaller of this and what is left of the run. Absent for synchronous steps.
    */
   readonly timeoutMs?: number;
+  /**
+   * The settings whose templates may read project secrets (`{{secrets.NAME}}`): the URL, headers and
+   * body of outbound steps. Secrets anywhere else are refused when saved (lib/flow/secret-references.ts).
+   */
+  readonly secretFields?: readonly string[];
   /** Rules across fields, reported with the path of the field at fault. */
   refine?(settings: z.output<S>, ctx: z.RefinementCtx): void;
 }

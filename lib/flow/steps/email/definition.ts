@@ -21,6 +21,7 @@ export const emailStep = defineStep({
     /** How the inline body is sent: plain text, or HTML (inserted values escaped). */
     format: z.enum(["text", "html"]).default("text"),
   }),
+  secretFields: ["body"],
   defaults: { to: "", template: null, subject: "", body: "", format: "text" },
   timeoutMs: FLOW_LIMITS.mailTimeoutMs,
   refine(settings, ctx) {

@@ -1,10 +1,12 @@
 import { AppError } from "@/lib/errors";
 import type { FlowStepOf } from "@/lib/flow/flow-definition";
 import { escapeHtml } from "@/lib/flow/engine/escape-html";
-import { renderTemplate } from "@/lib/flow/engine/render-template";
+import { renderTemplate, type TemplateScope } from "@/lib/flow/engine/render-template";
 import { requireService } from "@/lib/flow/engine/require-service";
 import type { StepRunContext } from "@/lib/flow/engine/step-runner";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
+import { secretNamesIn } from "@/lib/flow/secret-references";
+import { scopeWithSecrets } from "../shared/with-step-secrets";
 
 const EMAIL_ADDRESS = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:"]+$/;
 
@@ -36,6 +38,7 @@ export async function runEmail(step: FlowStepOf<"email">, { context, services, s
   let subject: string;
   let html: string | null = null;
   let text: string | null = null;
+  let bodyScope: TemplateScope = context;
   if (step.template !== null) {
     const templates = requireService(services.emailTemplates, "saved email templates");
     const template = await templates.get(step.template, { signal });
@@ -44,6 +47,8 @@ export async function runEmail(step: FlowStepOf<"email">, { context, services, s
     html = template.html ?? null;
     text = template.text ?? null;
   } else {
+    // Only the inline body may read secrets (refused elsewhere when saved); saved templates never do.
+    bodyScope = await scopeWithSecrets(secretNamesIn([step.body]), { context, services, signal });
     subject = step.subject;
     if (step.format === "html") html = step.body;
     else text = step.body;
@@ -54,8 +59,8 @@ export async function runEmail(step: FlowStepOf<"email">, { context, services, s
       to,
       // A subject is one header line.
       subject: renderTemplate(subject, context).replace(/[\r\n\0]+/g, " ").trim(),
-      ...(html !== null ? { html: renderTemplate(html, context, { escape: escapeHtml }) } : {}),
-      ...(text !== null ? { text: renderTemplate(text, context) } : {}),
+      ...(html !== null ? { html: renderTemplate(html, bodyScope, { escape: escapeHtml }) } : {}),
+      ...(text !== null ? { text: renderTemplate(text, bodyScope) } : {}),
     },
     { signal },
   );

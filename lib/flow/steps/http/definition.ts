@@ -21,6 +21,7 @@ export const httpStep = defineStep({
     /** Body template (not sent with GET). JSON content type unless a content-type header is set and the body is JSON. */
     body: templateSchema(100_000).nullish().transform((body) => body ?? ""),
   }),
+  secretFields: ["url", "headers", "body"],
   defaults: { method: "GET", url: "", headers: {}, body: "" },
   timeoutMs: FLOW_LIMITS.outboundTimeoutMs,
   refine(settings, ctx) {

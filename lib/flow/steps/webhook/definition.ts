@@ -16,5 +16,6 @@ export const webhookStep = defineStep({
     /** Empty: the whole trigger payload as JSON. */
     body: templateSchema(100_000).nullish().transform((body) => body ?? ""),
   }),
+  secretFields: ["url", "headers", "body"],
   defaults: { url: "", headers: {}, body: "" },
 });

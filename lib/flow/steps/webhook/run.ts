@@ -8,6 +8,9 @@ import { log } from "@/lib/log";
 import { renderRequestBody } from "../shared/render-body";
 import { renderHeaders } from "../shared/render-headers";
 import { renderUrl } from "../shared/render-url";
+import type { TemplateScope } from "@/lib/flow/engine/render-template";
+import { secretNamesIn } from "@/lib/flow/secret-references";
+import { scopeWithSecrets } from "../shared/with-step-secrets";
 
 // The reply is not captured; reading a little of it lets the connection finish cleanly.
 const WEBHOOK_REPLY_BYTES = 1_024;
@@ -17,16 +20,23 @@ const WEBHOOK_REPLY_BYTES = 1_024;
  * waiting for it. The delivery is bounded by the outbound timeout, not by the run: it outlives a
  * run that finishes first. A failed delivery (error or non-2xx) is reported to the host. Output: null.
  */
-export function runWebhook(step: FlowStepOf<"webhook">, { context, services, index, name }: StepRunContext): null {
+export function runWebhook(step: FlowStepOf<"webhook">, run: StepRunContext): null | Promise<null> {
+  const secretNames = secretNamesIn([step.url, ...Object.values(step.headers), step.body]);
+  // Without secrets the step stays synchronous: no timer, no await.
+  if (secretNames.length === 0) return startDelivery(step, run.context, run);
+  return scopeWithSecrets(secretNames, run).then((scope) => startDelivery(step, scope, run));
+}
+
+function startDelivery(step: FlowStepOf<"webhook">, scope: TemplateScope, { context, services, index, name }: StepRunContext): null {
   const fetch = requireService(services.fetch, "outbound HTTP");
-  const url = renderUrl(step.url, context);
-  const headers = renderHeaders(step.headers, context);
+  const url = renderUrl(step.url, scope);
+  const headers = renderHeaders(step.headers, scope);
   let body: string;
   if (step.body.trim() === "") {
     body = JSON.stringify(context.trigger ?? null);
     headers["content-type"] ??= "application/json";
   } else {
-    body = renderRequestBody(step.body, context, headers);
+    body = renderRequestBody(step.body, scope, headers);
   }
 
   const report = (failure: Omit<BackgroundFailure, "stepIndex" | "stepName" | "type">) => {

@@ -7,6 +7,8 @@ import { loadProject } from "../load-project";
 import { DatabaseSettings } from "./database-settings";
 import { GeneralSettingsForm } from "./general-settings-form";
 import { MailSettingsForm } from "./mail-settings-form";
+import { SecretsSettings } from "./secrets-settings";
+import { listSecrets } from "@/lib/secrets/list-secrets";
 import { readStoredMailSettings, toMailSettingsView } from "./read-stored-mail-settings";
 
 export const metadata: Metadata = { title: "Project settings" };
@@ -16,6 +18,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
   const loaded = await loadProject(projectId);
   const { project, canManage, row } = loaded;
   const mail = canManage ? toMailSettingsView(readStoredMailSettings(row)) : null;
+  const secrets = canManage ? await listSecrets({ projectId: project.id }) : null;
 
   return (
     <>
@@ -41,6 +44,19 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
               <MailSettingsForm projectId={project.id} settings={mail} canEdit />
             ) : (
               <p className="text-sm text-slate-600">{project.mail.configured ? "This project sends mail through its own SMTP server." : "This project has no mail server; its mail goes to the Mailbox."}</p>
+            )}
+          </CardBody>
+        </Card>
+        <Card>
+          <CardHeader
+            title="Secrets"
+            description="API keys and tokens for outbound calls. Use them as {{secrets.NAME}} in the URL, headers and body of HTTP, webhook and email steps; values are stored encrypted, masked in logs and never shown again."
+          />
+          <CardBody>
+            {secrets ? (
+              <SecretsSettings projectId={project.id} secrets={secrets.map(({ name, hint, updatedAt }) => ({ name, hint, updatedAt }))} />
+            ) : (
+              <p className="text-sm text-slate-600">Only workspace admins can see and manage this project&apos;s secrets.</p>
             )}
           </CardBody>
         </Card>
