@@ -9,6 +9,7 @@ import { maskConnectionString } from "@/lib/log";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
 import { projectDatabaseInput } from "./project-database-input";
 import { checkDatabaseDestination } from "./check-database-destination";
+import { attachProjectDatabase } from "./attach-project-database";
 import { toProjectView, type ProjectView } from "./project-view";
 
 export const createProjectInput = z.object({
@@ -26,7 +27,10 @@ function slugify(name: string): string {
   return slug || "project";
 }
 
-/** Creates a project in a workspace (admins only). A pasted database URL is host-checked and stored encrypted. */
+/**
+ * Creates a project in a workspace (admins only). A pasted database URL is host-checked, claimed
+ * for the project (one database, one project: attach-project-database.ts) and stored encrypted.
+ */
 export async function createProject(options: { workspaceId: string; actorId: string; input: unknown }): Promise<ProjectView> {
   await getWorkspaceMembershipOrThrow({ workspaceId: options.workspaceId, userId: options.actorId, requireAdmin: true });
   const parsed = createProjectInput.safeParse(options.input);
@@ -34,8 +38,11 @@ export async function createProject(options: { workspaceId: string; actorId: str
   const { name, database } = parsed.data;
   await checkDatabaseDestination(database);
 
-  const db = await getPlatformDb();
   const id = newId("project");
+  // Before the project exists: a database another project holds is refused with nothing saved.
+  await attachProjectDatabase({ projectId: id, workspaceId: options.workspaceId, database });
+
+  const db = await getPlatformDb();
   const base = slugify(name);
   const taken = new Set(
     (

@@ -1,6 +1,12 @@
 import { z } from "zod";
 
-/** How a project's customer database is chosen: the built-in local one, or a pasted URL. */
+/**
+ * The explicit override of "one database, one project" (lib/records/database-owner.ts): attach a
+ * database that another project holds, moving it to this project. That project stops using it.
+ */
+const takeOver = z.boolean().optional();
+
+/** How a project's customer database is chosen: the built-in local one, or a pasted URL (`takeOver`: see above). */
 export const projectDatabaseInput = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("local") }),
   z.object({
@@ -11,6 +17,7 @@ export const projectDatabaseInput = z.discriminatedUnion("kind", [
       .max(2_000)
       .refine((url) => /^postgres(ql)?:\/\//i.test(url), { message: "must start with postgres:// or postgresql://" })
       .refine(isParsableUrl, { message: "is not a valid URL" }),
+    takeOver,
   }),
   z.object({
     kind: z.literal("mongodb"),
@@ -20,6 +27,7 @@ export const projectDatabaseInput = z.discriminatedUnion("kind", [
       .max(2_000)
       .refine((url) => /^mongodb(\+srv)?:\/\//i.test(url), { message: "must start with mongodb:// or mongodb+srv://" })
       .refine(isParsableUrl, { message: "is not a valid URL" }),
+    takeOver,
   }),
 ]);
 

@@ -51,7 +51,7 @@ describe("projects", () => {
     expect(project.database).toEqual({ kind: "postgres", hint: "postgres://owner:****@127.0.0.1:5432/customer" });
     const [row] = await (await getPlatformDb()).select().from(projects).where(eq(projects.id, project.id));
     expect(row!.databaseUrlEncrypted).not.toContain("s3cret");
-    expect(getProjectDatabaseTarget(row!)).toEqual({ projectId: project.id, kind: "postgres", url });
+    expect(getProjectDatabaseTarget(row!)).toEqual({ projectId: project.id, workspaceId: workspace.id, kind: "postgres", url });
   });
 
   it("refuses a scheme that does not match the kind", async () => {

@@ -10,6 +10,8 @@ import { projectDatabaseInput } from "./project-database-input";
 import { checkDatabaseDestination } from "./check-database-destination";
 import { toProjectView, type ProjectView } from "./project-view";
 import { bumpProjectGeneration } from "./project-generation";
+import { attachProjectDatabase } from "./attach-project-database";
+import { getProjectOrThrow } from "./get-project-or-throw";
 
 export const updateProjectInput = z
   .object({
@@ -22,7 +24,10 @@ export const updateProjectInput = z
   .partial()
   .strict();
 
-/** Changes a project's name, database, mail server or log retention. Secrets are re-encrypted. */
+/**
+ * Changes a project's name, database, mail server or log retention. Secrets are re-encrypted. A new
+ * database is claimed for the project first (`database.takeOver` moves one another project holds).
+ */
 export async function updateProject(options: { projectId: string; input: unknown }): Promise<ProjectView> {
   const parsed = updateProjectInput.safeParse(options.input);
   if (!parsed.success) throw new AppError("validation_failed", "invalid project settings", { issues: issuesFromZod(parsed.error) });
@@ -32,6 +37,8 @@ export async function updateProject(options: { projectId: string; input: unknown
   if (logRetentionDays !== undefined) changes.logRetentionDays = logRetentionDays;
   if (database) {
     await checkDatabaseDestination(database);
+    const { workspaceId } = await getProjectOrThrow({ projectId: options.projectId });
+    await attachProjectDatabase({ projectId: options.projectId, workspaceId, database });
     changes.databaseKind = database.kind;
     changes.databaseUrlEncrypted = database.kind === "local" ? null : encryptSecret(database.url, { projectId: options.projectId });
     changes.databaseUrlHint = database.kind === "local" ? null : maskConnectionString(database.url);

@@ -117,6 +117,8 @@ describe("testRecordStoreConnection", () => {
 
 describe.skipIf(!databaseUrl)("getRecordStore: PostgreSQL pools", () => {
   let scratch: ScratchDatabase;
+  // One project: a database serves one project only (database-owner.ts).
+  const projectId = newId("project");
   beforeAll(async () => {
     scratch = await createScratchDatabase(databaseUrl as string, "records_pool");
   });
@@ -126,7 +128,6 @@ describe.skipIf(!databaseUrl)("getRecordStore: PostgreSQL pools", () => {
   });
 
   it("opens a new pool when the project's URL changes", async () => {
-    const projectId = newId("project");
     const before = openRecordStoreCount();
     const first = getRecordStore({ projectId, kind: "postgres", url: scratch.url });
     const changed = getRecordStore({ projectId, kind: "postgres", url: `${scratch.url}?application_name=flowpoint-records` });
@@ -140,7 +141,6 @@ describe.skipIf(!databaseUrl)("getRecordStore: PostgreSQL pools", () => {
   });
 
   it("does not close a store while an operation is running, however long it is idle otherwise", async () => {
-    const projectId = newId("project");
     const store = getRecordStore({ projectId, kind: "postgres", url: scratch.url }, { idleMs: 50 });
     await store.insert("locked", { a: 1 });
     const locker = new pg.Client({ connectionString: scratch.url });

@@ -15,7 +15,13 @@ export function isSystemField(name: string): name is SystemField {
   return (SYSTEM_FIELDS as readonly string[]).includes(name);
 }
 
+/** The ownership marker's table or collection (database-owner.ts): never a collection of records. */
+const RESERVED_COLLECTIONS: ReadonlySet<string> = new Set(["_flowpoint"]);
+
 export function assertCollectionName(collection: unknown): asserts collection is string {
+  if (typeof collection === "string" && RESERVED_COLLECTIONS.has(collection)) {
+    throw new AppError("validation_failed", "invalid collection name", { issues: [{ path: "collection", message: `${collection} is reserved for Flowpoint's own use` }] });
+  }
   if (typeof collection !== "string" || !COLLECTION_NAME.test(collection)) {
     throw new AppError("validation_failed", "invalid collection name", {
       issues: [{ path: "collection", message: "must be lowercase letters, digits and underscores, start with a letter (or one underscore for system collections), at most 64 characters" }],

@@ -5,6 +5,8 @@ export interface RecordStoreTarget {
   projectId: string;
   kind: "local" | "postgres" | "mongodb";
   url?: string;
+  /** Written into the ownership marker when the pool claims the database (database-owner.ts). */
+  workspaceId?: string;
 }
 
 const PROJECT_ID = /^[A-Za-z0-9_-]{1,64}$/;

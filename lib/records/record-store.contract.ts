@@ -138,6 +138,8 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
           [{ n: Number.NaN }, "n"],
           [{ n: Number.POSITIVE_INFINITY }, "n"],
           [{ s: "nul\u0000byte" }, "s"],
+          [{ s: "lone\ud800surrogate" }, "s"],
+          [{ o: { "k\udc00": 1 } }, "o.k\udc00"],
           [{ f: () => 1 }, "f"],
           [{ big: BigInt(1) }, "big"],
           [{ m: new Map() }, "m"],
@@ -274,6 +276,8 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
           [{ where: [{ field: "a", op: "gte", value: null }] }, "where.0.value"],
           [{ where: [{ field: "a", op: "eq", value: Number.NaN }] }, "where.0.value"],
           [{ where: [{ field: "a", op: "eq", value: "nul\u0000" }] }, "where.0.value"],
+          [{ where: [{ field: "a", op: "eq", value: "lone\ud800" }] }, "where.0.value"],
+          [{ where: [{ field: "a", op: "contains", value: "lone\udc00" }] }, "where.0.value"],
           [{ where: "a=1" as never }, "where"],
           [{ skip: -1 }, "skip"],
           [{ limit: 1.5 }, "limit"],
@@ -526,6 +530,8 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         expect(await store.findByIds(collection, [])).toEqual([]);
         expect(store.metrics.queries).toBe(before);
         await expectAppError(store.findByIds(collection, [5 as unknown as string]), "validation_failed");
+        // Ids no record can have (jsonb cannot carry them): not found, never a database error.
+        expect(await store.findByIds(collection, ["rec_\u0000", "rec_\ud800"])).toEqual([]);
       });
     });
 
@@ -677,6 +683,10 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         expect(await names(collection, [{ field: "role", op: "eq", value: { $in: ["user", "admin"] } }])).toEqual([]);
         expect(await names(collection, [{ field: "role", op: "eq", value: { "a.b": 1 } }])).toEqual([]);
         expect(await names(collection, [{ field: "role", op: "eq", value: [{ $ne: null }] }])).toEqual([]);
+        // Literals with keys no record can hold match nothing, without reaching the database's parser.
+        expect(await names(collection, [{ field: "role", op: "eq", value: { "k\u0000": 1 } }])).toEqual([]);
+        expect(await names(collection, [{ field: "role", op: "eq", value: { "k\ud800": 1 } }])).toEqual([]);
+        expect(await names(collection, [{ field: "role", op: "ne", value: { "k\udc00": 1 } }])).toEqual(["a", "b", "c", "d"]);
         expect(await names(collection, [{ field: "role", op: "ne", value: { $ne: null } }])).toEqual(["a", "b", "c", "d"]);
         expect(await names(collection, [{ field: "role", op: "eq", value: "$ne" }])).toEqual(["d"]);
         expect(await names(collection, [{ field: "role", op: "eq", value: "$role" }])).toEqual([]);
@@ -755,6 +765,80 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         expect(await trips(() => store.updateFirst(collection, [{ field: "n", op: "eq", value: 1 }], { n: 3 }))).toBe(1);
         expect(await trips(() => store.deleteMany(collection, [{ field: "n", op: "eq", value: 3 }]))).toBe(1);
         expect(await trips(() => store.ping())).toBe(1);
+      });
+    });
+
+    // One database, one project (database-owner.ts). The suite's database is claimed only here,
+    // in order: unclaimed, a race, re-claim, refusal, takeOver.
+    describe("ownership marker", () => {
+      const projectA = `prj_a${randomBytes(4).toString("hex")}`;
+      const projectB = `prj_b${randomBytes(4).toString("hex")}`;
+      let winner = "";
+
+      it("reads no owner before any claim, creating nothing", async () => {
+        expect(await store.readOwner()).toBeNull();
+        expect(await store.readOwner()).toBeNull();
+      });
+
+      it("lets exactly one of several projects racing for an unclaimed database win", async () => {
+        const claimants = [projectA, projectB, `prj_c${randomBytes(4).toString("hex")}`, `prj_d${randomBytes(4).toString("hex")}`];
+        const outcomes = await Promise.allSettled(claimants.map((projectId) => store.claimOwnership({ projectId, workspaceId: "wks_contract" })));
+        const won = outcomes.flatMap((outcome, index) => (outcome.status === "fulfilled" ? [claimants[index]!] : []));
+        expect(won).toHaveLength(1);
+        winner = won[0]!;
+        for (const outcome of outcomes) {
+          if (outcome.status === "rejected") {
+            expect(outcome.reason).toBeInstanceOf(AppError);
+            expect((outcome.reason as AppError).code).toBe("conflict");
+          }
+        }
+        const owner = await store.readOwner();
+        expect(owner).toEqual({ projectId: winner, workspaceId: "wks_contract", attachedAt: expect.any(String) });
+        expect(new Date(owner!.attachedAt).toISOString()).toBe(owner!.attachedAt);
+      });
+
+      it("re-claims for the same project without changing the marker", async () => {
+        const before = await store.readOwner();
+        expect(await store.claimOwnership({ projectId: winner, workspaceId: "wks_contract" })).toEqual(before);
+        expect(await store.claimOwnership({ projectId: winner, workspaceId: "wks_contract" }, { takeOver: true })).toEqual(before);
+        expect(await store.readOwner()).toEqual(before);
+      });
+
+      it("refuses another project with conflict, without naming the owner", async () => {
+        const other = winner === projectA ? projectB : projectA;
+        const error = await expectAppError(store.claimOwnership({ projectId: other }), "conflict");
+        expect(error.message).toBe("this database is already attached to another Flowpoint project");
+        expect(JSON.stringify({ message: error.message, issues: error.issues, field: error.field })).not.toContain(winner);
+        expect((await store.readOwner())?.projectId).toBe(winner);
+      });
+
+      it("moves the database with takeOver; the previous owner is then refused", async () => {
+        const other = winner === projectA ? projectB : projectA;
+        const before = await store.readOwner();
+        const moved = await store.claimOwnership({ projectId: other }, { takeOver: true });
+        expect(moved.projectId).toBe(other);
+        expect(moved.workspaceId).toBeUndefined();
+        expect(moved.attachedAt >= before!.attachedAt).toBe(true);
+        expect(await store.readOwner()).toEqual(moved);
+        await expectAppError(store.claimOwnership({ projectId: winner, workspaceId: "wks_contract" }), "conflict");
+        expect(await store.claimOwnership({ projectId: other })).toEqual(moved);
+      });
+
+      it("keeps the marker out of the collections and out of metrics.queries", async () => {
+        for (const run of [() => store.insert("_flowpoint", { projectId: "prj_mine" }), () => store.find("_flowpoint"), () => store.deleteMany("_flowpoint", []), () => store.dropCollection("_flowpoint")]) {
+          const error = await expectAppError(run(), "validation_failed");
+          expect(error.issues?.map((issue) => issue.path)).toEqual(["collection"]);
+        }
+        const before = store.metrics.queries;
+        await store.readOwner();
+        await store.claimOwnership({ projectId: (await store.readOwner())!.projectId });
+        expect(store.metrics.queries).toBe(before);
+      });
+
+      it("checks the claim before any query", async () => {
+        for (const claim of [{ projectId: "" }, { projectId: "../x" }, { projectId: "prj_ok", workspaceId: "a b" }, null]) {
+          await expectAppError(store.claimOwnership(claim as never), "validation_failed");
+        }
       });
     });
 

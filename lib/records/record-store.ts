@@ -23,6 +23,10 @@
  * - in: an array of text, numbers, booleans or null; matches a field equal to any of them.
  * - contains: text; a case-insensitive substring of a text field (wildcards are literal).
  */
+import type { ClaimOptions, DatabaseOwner, OwnershipClaim } from "./database-owner";
+
+export type { ClaimOptions, DatabaseOwner, OwnershipClaim } from "./database-owner";
+
 export type FilterOp = "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "contains";
 
 export interface FieldCondition {
@@ -89,8 +93,9 @@ export interface RecordStore {
    * Stores a document. `id` is kept (1-128 of A-Z a-z 0-9 _ -) or assigned with newId("record");
    * createdAt = updatedAt = now (ISO 8601). createdAt, updatedAt and _id in the document are
    * refused, as are keys starting with "$" or containing "." at any depth, NUL characters and
-   * non-JSON values. Dates become ISO text; undefined members are dropped. Answers the record as
-   * stored. A taken id or unique value: unique_violation with `field`.
+   * unpaired UTF-16 surrogates (in text and keys), and non-JSON values. Dates become ISO text;
+   * undefined members are dropped. Answers the record as stored. A taken id or unique value:
+   * unique_violation with `field`.
    */
   insert(collection: string, document: Record<string, unknown>, options?: OperationOptions): Promise<StoredRecord>;
   /**
@@ -126,6 +131,19 @@ export interface RecordStore {
   /** Removes a collection with its documents and indexes (fine when it does not exist). */
   dropCollection(collection: string, options?: OperationOptions): Promise<void>;
   ping(options?: OperationOptions): Promise<void>;
+  /**
+   * The project this database belongs to: the `_flowpoint` marker (database-owner.ts), or null when
+   * no project claimed it yet. Reads only; creates nothing.
+   */
+  readOwner(options?: OperationOptions): Promise<DatabaseOwner | null>;
+  /**
+   * Claims this database for a project and answers the marker. Atomic: of several projects racing
+   * for one unclaimed database exactly one wins. Claiming again for the same project changes
+   * nothing. A marker naming another project: AppError("conflict") (the message never names it),
+   * unless `takeOver`, which rewrites the marker for this project. Not counted in metrics.queries:
+   * the pool (get-record-store.ts) claims once when it opens a store, outside the caller's work.
+   */
+  claimOwnership(claim: OwnershipClaim, options?: ClaimOptions): Promise<DatabaseOwner>;
   /** Closes the connections; later operations answer unavailable. Closing twice is fine. */
   close(): Promise<void>;
 }

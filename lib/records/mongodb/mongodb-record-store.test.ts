@@ -56,6 +56,22 @@ describe("MongoDB record store without a reachable server", () => {
     await expect(store.ping()).rejects.toMatchObject({ code: "unavailable", message: "the record store is closed" });
   });
 
+  it("claims and reads the ownership marker like any operation: checked first, unavailable without a server", async () => {
+    const port = await closedPort();
+    const store = createMongoRecordStore({ url: `mongodb://admin:hunter2@127.0.0.1:${port}/shop`, serverSelectionTimeoutMs: 300 });
+    try {
+      await expect(store.claimOwnership({ projectId: "../x" })).rejects.toMatchObject({ code: "validation_failed" });
+      for (const run of [() => store.readOwner(), () => store.claimOwnership({ projectId: "prj_a" }), () => store.claimOwnership({ projectId: "prj_a" }, { takeOver: true })]) {
+        const error = await run().catch((caught: unknown) => caught);
+        expect((error as AppError).code).toBe("unavailable");
+        expect((error as AppError).message).not.toContain("hunter2");
+      }
+    } finally {
+      await store.close();
+    }
+    await expect(store.readOwner()).rejects.toMatchObject({ code: "unavailable", message: "the record store is closed" });
+  });
+
   it("refuses a malformed connection string without repeating it", () => {
     let error: unknown;
     try {

@@ -14,6 +14,8 @@ import { buildUpdate } from "./build-update";
 import { ORDER_INDEX, uniqueIndexName, uniqueIndexSpec } from "./index-spec";
 import { databaseNameFromUrl, fromMongoDocument, toMongoDocument } from "./map-document";
 import { isAlreadyGone, isConcurrentIndexBuild, mapMongoError, type MongoErrorContext } from "./map-mongo-error";
+import { OWNER_COLLECTION } from "../database-owner";
+import { claimMongoOwnership, isOwnerMarkerCommand, readMongoOwner, type OwnerMarkerCollection } from "./owner-marker";
 
 export interface MongoRecordStoreOptions {
   /** A mongodb:// or mongodb+srv:// URL (decrypted; never logged). Its path names the database (default "flowpoint"). */
@@ -51,7 +53,9 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
   const db = client.db(databaseNameFromUrl(options.url) ?? DEFAULT_DATABASE);
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const metrics = { queries: 0 };
-  client.on("commandStarted", () => {
+  client.on("commandStarted", (event) => {
+    // The ownership marker's commands are not the caller's work (see RecordStore.claimOwnership).
+    if (isOwnerMarkerCommand(event)) return;
     metrics.queries += 1;
   });
   const orderIndexed = new Set<string>();
@@ -59,6 +63,11 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
 
   function collectionOf(name: string): Collection<Document> {
     return db.collection(name);
+  }
+
+  /** The `_flowpoint` collection, with string `_id`s (owner-marker.ts). */
+  function ownerMarker(): OwnerMarkerCollection {
+    return db.collection(OWNER_COLLECTION) as unknown as OwnerMarkerCollection;
   }
 
   function operation<T>(opts: OperationOptions | undefined, work: (deadline: Deadline) => Promise<T>, context?: MongoErrorContext): Promise<T> {
@@ -224,6 +233,14 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
       return operation(opts, async (deadline) => {
         await db.command({ ping: 1 }, { signal: deadline.signal });
       });
+    },
+
+    async readOwner(opts) {
+      return operation(opts, (deadline) => readMongoOwner(ownerMarker(), deadline.remainingMs));
+    },
+
+    async claimOwnership(claim, opts) {
+      return operation(opts, (deadline) => claimMongoOwnership(ownerMarker(), claim, { takeOver: opts?.takeOver, remainingMs: deadline.remainingMs }));
     },
 
     async close() {

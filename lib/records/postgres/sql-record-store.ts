@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
+import { textProblem } from "../normalize-document";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, presentRecord } from "../present-record";
@@ -11,6 +12,8 @@ import { SqlParams, scalarGuard, whereSql } from "./build-where";
 import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
 import type { SqlExecutor } from "./sql-executor";
 import { RECORDS_SCHEMA, orderIndexName, qualifiedTable, quoteIdentifier, uniqueIndexName } from "./table-names";
+import { checkOwnershipClaim, settleClaim, toDatabaseOwner, type DatabaseOwner } from "../database-owner";
+import { CREATE_OWNER_TABLE, INSERT_OWNER, SELECT_OWNER, TAKE_OVER_OWNER } from "./owner-sql";
 
 export interface SqlRecordStoreOptions {
   executor: SqlExecutor;
@@ -127,6 +130,11 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     return result.rows[0]?.value;
   }
 
+  async function selectOwner(deadline: Deadline): Promise<DatabaseOwner | null> {
+    const result = await read(() => executor.query(SELECT_OWNER, [], deadline.signal), { rows: [], rowCount: 0 });
+    return toDatabaseOwner(result.rows[0]);
+  }
+
   return {
     kind: options.kind,
     metrics,
@@ -196,8 +204,8 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
 
     async findByIds(collection, ids, opts) {
       assertCollectionName(collection);
-      // An id holding NUL could never have been stored (and jsonb cannot carry it).
-      const wanted = checkIds(ids).filter((id) => !id.includes("\u0000"));
+      // An id holding NUL or an unpaired surrogate could never have been stored (and jsonb cannot carry it).
+      const wanted = checkIds(ids).filter((id) => textProblem(id) === undefined);
       return operation(opts, async (deadline): Promise<StoredRecord[]> => {
         if (wanted.length === 0) return [];
         const sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`;
@@ -278,6 +286,29 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     async ping(opts) {
       return operation(opts, async (deadline) => {
         await query("SELECT 1", [], deadline);
+      });
+    },
+
+    // The ownership marker (owner-sql.ts). Its statements go to the executor directly: they are not
+    // the caller's work and are left out of metrics.queries.
+    async readOwner(opts) {
+      return operation(opts, (deadline) => selectOwner(deadline));
+    },
+
+    async claimOwnership(claim, opts) {
+      checkOwnershipClaim(claim);
+      return operation(opts, async (deadline) => {
+        const params = [claim.projectId, claim.workspaceId ?? null, new Date().toISOString()];
+        const statement = opts?.takeOver ? TAKE_OVER_OWNER : INSERT_OWNER;
+        try {
+          await executor.query(statement, params, deadline.signal);
+        } catch (error) {
+          if (!isMissingTable(error)) throw error;
+          await createIdempotently(() => executor.exec(CREATE_OWNER_TABLE, deadline.signal));
+          await executor.query(statement, params, deadline.signal);
+        }
+        // Read back in a statement of its own: it sees the marker of a concurrent winner.
+        return settleClaim(await selectOwner(deadline), claim);
       });
     },
 

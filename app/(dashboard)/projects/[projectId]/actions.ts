@@ -10,6 +10,9 @@ import { getProjectDatabaseTarget } from "@/lib/projects/get-project-database-ta
 import { testDatabaseConnection, type ConnectionTestResult } from "@/lib/projects/test-database-connection";
 import { updateProject } from "@/lib/projects/update-project";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
+import { createSecret } from "@/lib/secrets/create-secret";
+import { deleteSecret } from "@/lib/secrets/delete-secret";
+import { rotateSecret } from "@/lib/secrets/rotate-secret";
 import type { FormState } from "@/components/forms/form-state";
 import { toFormState } from "@/components/forms/to-form-state";
 import { readDatabaseInput } from "@/components/forms/read-database-input";
@@ -45,7 +48,7 @@ export async function updateDatabaseAction(projectId: string, _previous: FormSta
     await requireProjectAdmin(projectId);
     await updateProject({ projectId, input: { database: readDatabaseInput(formData) } });
   } catch (error) {
-    return toFormState(error, { fields: ["database.kind", "database.url"], action: "update-database" });
+    return toFormState(error, { fields: ["database.kind", "database.url", "database.takeOver"], action: "update-database" });
   }
   refresh();
   return { ok: true, message: "Database saved. The connection URL is stored encrypted." };
@@ -142,6 +145,41 @@ export async function revokeApiKeyAction(projectId: string, keyId: string): Prom
     await revokeApiKey({ projectId, keyId });
   } catch (error) {
     return { error: toFormState(error, { action: "revoke-api-key" }).error };
+  }
+  refresh();
+  return {};
+}
+
+/** Secrets are admin-only like the other project settings; the value goes in once and never comes back. */
+export async function createSecretAction(projectId: string, _previous: FormState, formData: FormData): Promise<FormState> {
+  const values = { name: String(formData.get("name") ?? "").trim() };
+  try {
+    const { userId } = await requireProjectAdmin(projectId);
+    await createSecret({ projectId, input: { name: values.name, value: String(formData.get("value") ?? "") }, createdBy: userId });
+  } catch (error) {
+    return toFormState(error, { fields: ["name", "value"], values, action: "create-secret" });
+  }
+  refresh();
+  return { ok: true, message: `Secret ${values.name} saved. Its value is stored encrypted and will not be shown again.` };
+}
+
+export async function rotateSecretAction(projectId: string, name: string, _previous: FormState, formData: FormData): Promise<FormState> {
+  try {
+    await requireProjectAdmin(projectId);
+    await rotateSecret({ projectId, name, input: { value: String(formData.get("value") ?? "") } });
+  } catch (error) {
+    return toFormState(error, { fields: ["value"], action: "rotate-secret" });
+  }
+  refresh();
+  return { ok: true, message: `Secret ${name} rotated. The next run uses the new value.` };
+}
+
+export async function deleteSecretAction(projectId: string, name: string): Promise<{ error?: string }> {
+  try {
+    await requireProjectAdmin(projectId);
+    await deleteSecret({ projectId, name });
+  } catch (error) {
+    return { error: toFormState(error, { action: "delete-secret" }).error };
   }
   refresh();
   return {};

@@ -23,6 +23,7 @@ export function DatabaseSettings({ projectId, kind, hint, canEdit }: { projectId
     }
     return result;
   });
+  const takeOverError = state.fieldErrors?.["database.takeOver"];
 
   return (
     <div className="space-y-4">
@@ -74,6 +75,23 @@ export function DatabaseSettings({ projectId, kind, hint, canEdit }: { projectId
             testConnection={(input) => testDatabaseAction(projectId, input)}
           />
           <p className="text-xs text-slate-500">Records are not copied between databases: the project starts reading and writing the new one.</p>
+          <div className={cn("rounded-md border p-3", takeOverError ? "border-rose-300 bg-rose-50/60" : "border-slate-200")}>
+            <label className="flex items-start gap-2 text-sm text-slate-700">
+              <input
+                type="checkbox"
+                name="database.takeOver"
+                className="mt-0.5 size-4 accent-indigo-600"
+                aria-describedby={`${projectId}-take-over-hint`}
+                aria-invalid={takeOverError ? true : undefined}
+              />
+              <span>Take over this database if another project uses it</span>
+            </label>
+            <p id={`${projectId}-take-over-hint`} className="mt-1 pl-6 text-xs text-slate-600">
+              {takeOverError ? "This database is already attached to another Flowpoint project. " : "A database serves one project only. "}
+              Tick this only if you mean to move it here: the other project stops reading and writing it, and this project sees the records it left
+              there.
+            </p>
+          </div>
           <div className="flex gap-2">
             <Button type="submit" disabled={pending}>
               {pending && <Spinner />}
