@@ -35,6 +35,8 @@ serverEnv.OUTBOUND_ALLOWED_HOSTS = allowedHosts.join(",");
 if (process.env.DATABASE_URL) serverEnv.DATABASE_URL = process.env.DATABASE_URL;
 else serverEnv.DATA_DIR = E2E_DATA_DIR;
 if (process.env.REDIS_URL) serverEnv.REDIS_URL = process.env.REDIS_URL;
+// Runs share the machine's Redis: a fresh prefix keeps one run's sign-up and sign-in counters out of the next.
+serverEnv.KV_KEY_PREFIX = `e2e-${Date.now().toString(36)}:`;
 
 // Playwright starts the web server before any globalSetup, so the embedded data directory is
 // cleared by the server's own command, before it opens the directory.

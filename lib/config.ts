@@ -43,6 +43,9 @@ const environmentSchema = z
     REDIS_URL: urlWithSchemes(["redis", "rediss"]),
     UPSTASH_REDIS_REST_URL: urlWithSchemes(["http", "https"]),
     UPSTASH_REDIS_REST_TOKEN: optionalString,
+    KV_KEY_PREFIX: optionalString.refine((value) => value === undefined || /^[A-Za-z0-9:_.-]{1,64}$/.test(value), {
+      message: "must be 1-64 letters, digits or : _ . - (for example flowpoint-staging:)",
+    }),
     ENCRYPTION_KEYS: optionalString.refine(
       (value) => value === undefined || value.split(",").every((part) => encryptionKeySpec.test(part.trim())),
       { message: "must be comma-separated keyId:base64 pairs, each key exactly 32 bytes (newest first)" },

@@ -10,6 +10,12 @@ describe("kvOptionsFromConfig", () => {
     ).toEqual({ kind: "upstash", url: "https://example.upstash.io", token: "t" });
     expect(kvOptionsFromConfig(parseConfig({}))).toEqual({ kind: "memory" });
   });
+
+  it("passes KV_KEY_PREFIX to every kind, so deployments sharing one Redis keep their keys apart", () => {
+    expect(kvOptionsFromConfig(parseConfig({ REDIS_URL: "redis://127.0.0.1:6379", KV_KEY_PREFIX: "staging:" }))).toMatchObject({ kind: "redis", keyPrefix: "staging:" });
+    expect(kvOptionsFromConfig(parseConfig({ KV_KEY_PREFIX: "e2e-1:" }))).toMatchObject({ kind: "memory", keyPrefix: "e2e-1:" });
+    expect(() => parseConfig({ KV_KEY_PREFIX: "has space" })).toThrow(/KV_KEY_PREFIX/);
+  });
 });
 
 describe("getKv", () => {

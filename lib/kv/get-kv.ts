@@ -4,11 +4,13 @@ import type { CreateKvOptions, Kv } from "@/lib/kv/kv";
 
 /** The options the configuration selects: REDIS_URL → redis, UPSTASH_REDIS_REST_URL + token → upstash, else memory. */
 export function kvOptionsFromConfig(config: AppConfig): CreateKvOptions {
-  if (config.kvBackend === "redis" && config.REDIS_URL) return { kind: "redis", url: config.REDIS_URL };
+  // Lets deployments (or test runs) that share one Redis keep their counters and cache apart.
+  const keyPrefix = config.KV_KEY_PREFIX;
+  if (config.kvBackend === "redis" && config.REDIS_URL) return { kind: "redis", url: config.REDIS_URL, keyPrefix };
   if (config.kvBackend === "upstash" && config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN) {
-    return { kind: "upstash", url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN };
+    return { kind: "upstash", url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN, keyPrefix };
   }
-  return { kind: "memory" };
+  return { kind: "memory", keyPrefix };
 }
 
 const PROCESS_KV = Symbol.for("flowpoint.kv");
