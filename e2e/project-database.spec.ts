@@ -1,5 +1,19 @@
 import { expect, test } from "@playwright/test";
+import pg from "pg";
 import { createWorkspace, screenshot, signUp, uniqueEmail } from "./helpers";
+
+/** A database of its own on the run's PostgreSQL server: a database serves one project, and earlier runs' projects hold theirs. */
+async function createCustomerDatabase(serverUrl: URL): Promise<string> {
+  const name = `flowpoint_e2e_customer_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: serverUrl.toString() });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return name;
+}
 
 const SECRET = "s3cret-Passw0rd";
 
@@ -35,7 +49,8 @@ test("project settings: test and change the database without the password ever c
   const real = process.env.DATABASE_URL ? new URL(process.env.DATABASE_URL) : null;
   if (real) {
     // The run's real PostgreSQL answers: the test succeeds, and the project is switched to it.
-    await url.fill(`postgres://${real.username || "postgres"}:${SECRET}@${real.hostname}:${real.port || "5432"}/postgres`);
+    const database = await createCustomerDatabase(real);
+    await url.fill(`postgres://${real.username || "postgres"}:${SECRET}@${real.hostname}:${real.port || "5432"}/${database}`);
     await form.getByRole("button", { name: "Test connection" }).click();
     await expect(status).toContainText("✓");
     await screenshot(page, "31-database-test-ok");
