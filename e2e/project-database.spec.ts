@@ -2,18 +2,29 @@ import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { createWorkspace, screenshot, signUp, uniqueEmail } from "./helpers";
 
-/** A database of its own on the run's PostgreSQL server: a database serves one project, and earlier runs' projects hold theirs. */
-async function createCustomerDatabase(serverUrl: URL): Promise<string> {
-  const name = `flowpoint_e2e_customer_${Date.now().toString(36)}`;
+const createdDatabases: Array<{ server: URL; name: string }> = [];
+
+async function onServer(serverUrl: URL, sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: serverUrl.toString() });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    await admin.query(sql);
   } finally {
     await admin.end();
   }
+}
+
+/** A database of its own on the run's PostgreSQL server: a database serves one project, and earlier runs' projects hold theirs. */
+async function createCustomerDatabase(serverUrl: URL): Promise<string> {
+  const name = `flowpoint_e2e_customer_${Date.now().toString(36)}`;
+  await onServer(serverUrl, `create database ${name}`);
+  createdDatabases.push({ server: serverUrl, name });
   return name;
 }
+
+test.afterAll(async () => {
+  for (const { server, name } of createdDatabases.splice(0)) await onServer(server, `drop database if exists ${name} with (force)`);
+});
 
 const SECRET = "s3cret-Passw0rd";
 
