@@ -7,6 +7,7 @@ import { createProjectFlowServices } from "@/lib/flow-services/create-project-fl
 import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { listSchemas } from "@/lib/schemas/list-schemas";
+import { getEndpointOrThrow } from "./get-endpoint-or-throw";
 import { validateEndpointOrThrow } from "./validate-endpoint";
 import { answerForRun } from "./invoke/answer-for-run";
 
@@ -39,6 +40,8 @@ export async function testRunEndpoint(options: { project: ProjectRow; input: unk
   const parsed = testRunInput.safeParse(options.input);
   if (!parsed.success) throw new AppError("validation_failed", "invalid test run", { issues: issuesFromZod(parsed.error) });
   const { body, query, user } = parsed.data;
+  // The run is logged under `endpointId`: only an endpoint of this project (another's is not_found).
+  if (parsed.data.endpointId !== null) await getEndpointOrThrow({ projectId: options.project.id, endpointId: parsed.data.endpointId });
   const draft = { name: "Draft", method: "GET", slug: "draft", ...parsed.data.endpoint };
   const endpoint = await validateEndpointOrThrow({ projectId: options.project.id, input: draft }).catch((error: unknown) => {
     if (isAppError(error) && error.issues) {
