@@ -5,6 +5,7 @@ import type SMTPTransport from "nodemailer/lib/smtp-transport";
 import { AppError, isAppError, issuesFromZod, validationError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { assertPublicDestination } from "@/lib/outbound/assert-public-destination";
+import type { ConnectGuardOptions } from "@/lib/outbound/guarded-socket";
 import type { MailAddress } from "./mail-address";
 import { mailSettingsSchema, type MailSettings } from "./mail-settings";
 import { MAIL_TIMEOUT_MS, type MailMessage, type MailTransport, type SendMailOptions, type SendMailResult } from "./mail-transport";
@@ -21,6 +22,8 @@ export interface SmtpTransportOptions {
    * lists them.
    */
   trustedDestination?: boolean;
+  /** Seams of the outbound guard (tests inject a resolver and watch the dialled address); the policy always applies. */
+  guard?: ConnectGuardOptions;
 }
 
 /**
@@ -59,7 +62,7 @@ export function createSmtpTransport(settings: MailSettings, options: SmtpTranspo
           // We open the socket ourselves: to the address the guard checked, and so that the deadline
           // can destroy it mid-conversation.
           getSocket: (_socketOptions, callback) => {
-            openSocket({ host, port: valid.port, secure: valid.secure, trusted: options.trustedDestination === true, deadline, sockets }).then(
+            openSocket({ host, port: valid.port, secure: valid.secure, trusted: options.trustedDestination === true, guard: options.guard ?? {}, deadline, sockets }).then(
               (socket) => callback(null, { connection: socket, secured: valid.secure }),
               (error: Error) => callback(error, undefined as never),
             );
@@ -100,11 +103,19 @@ async function openSocket(target: {
   port: number;
   secure: boolean;
   trusted: boolean;
+  guard: ConnectGuardOptions;
   deadline: AbortSignal;
   sockets: net.Socket[];
 }): Promise<net.Socket> {
-  const address = target.trusted ? target.host : (await assertPublicDestination(target.host, target.port, { signal: target.deadline })).address;
+  // Checked on every connection, not only when the settings were saved: the name may resolve elsewhere now.
+  const destination = target.trusted
+    ? undefined
+    : await assertPublicDestination(target.host, target.port, { signal: target.deadline, lookup: target.guard.lookup, allowedHosts: target.guard.allowedHosts });
+  const address = destination?.address ?? target.host;
   if (target.deadline.aborted) throw new Error("the send was cut off before connecting");
+  if (destination) {
+    target.guard.beforeConnect?.({ address, family: destination.family, port: target.port, servername: net.isIP(target.host) ? undefined : target.host });
+  }
   const socket = target.secure
     ? tls.connect({ host: address, port: target.port, servername: net.isIP(target.host) ? undefined : target.host })
     : net.connect({ host: address, port: target.port });

@@ -86,11 +86,19 @@ describe("projects", () => {
   it("stores mail settings encrypted and reads them back", async () => {
     const { user, workspace } = await workspaceOf("mail");
     const project = await createProject({ workspaceId: workspace.id, actorId: user.id, input: { name: "Mail" } });
-    const updated = await updateProject({ projectId: project.id, input: { mail: { host: "smtp.example.test", port: 2525, user: "u", password: "mail-pass", from: "shop@example.test" } } });
+    // The SMTP host passes the outbound guard when saved: private hosts are refused on mail.host, nothing stored.
+    for (const host of ["10.0.0.5", "localhost", "127.0.0.1"]) {
+      const refused = await updateProject({ projectId: project.id, input: { mail: { host, port: 2525, from: "shop@example.test" } } }).catch((error: unknown) => error);
+      expect(refused).toMatchObject({ code: "validation_failed", status: 422, issues: [{ path: "mail.host", message: expect.stringMatching(/^outbound request refused: /) }] });
+    }
+    expect((await getProjectOrThrow({ projectId: project.id })).mailSettingsEncrypted).toBeNull();
+    process.env.OUTBOUND_ALLOWED_HOSTS = "127.0.0.1:2525";
+    resetConfigForTests();
+    const updated = await updateProject({ projectId: project.id, input: { mail: { host: "127.0.0.1", port: 2525, user: "u", password: "mail-pass", from: "shop@example.test" } } });
     expect(updated.mail).toEqual({ configured: true });
     const row = await getProjectOrThrow({ projectId: project.id });
     expect(row.mailSettingsEncrypted).not.toContain("mail-pass");
-    expect(getProjectMailSettings(row)).toMatchObject({ host: "smtp.example.test", port: 2525, password: "mail-pass" });
+    expect(getProjectMailSettings(row)).toMatchObject({ host: "127.0.0.1", port: 2525, password: "mail-pass" });
     await updateProject({ projectId: project.id, input: { mail: null } });
     expect(getProjectMailSettings(await getProjectOrThrow({ projectId: project.id }))).toBeNull();
     await expect(updateProject({ projectId: project.id, input: { logRetentionDays: 0 } })).rejects.toMatchObject({ code: "validation_failed" });

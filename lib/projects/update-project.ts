@@ -8,6 +8,7 @@ import { maskConnectionString } from "@/lib/log";
 import { mailSettingsSchema } from "@/lib/mail/mail-settings";
 import { projectDatabaseInput } from "./project-database-input";
 import { checkDatabaseDestination } from "./check-database-destination";
+import { checkMailDestination } from "./check-mail-destination";
 import { toProjectView, type ProjectView } from "./project-view";
 import { bumpProjectGeneration } from "./project-generation";
 import { attachProjectDatabase } from "./attach-project-database";
@@ -32,6 +33,8 @@ export async function updateProject(options: { projectId: string; input: unknown
   const parsed = updateProjectInput.safeParse(options.input);
   if (!parsed.success) throw new AppError("validation_failed", "invalid project settings", { issues: issuesFromZod(parsed.error) });
   const { name, database, mail, logRetentionDays } = parsed.data;
+  // Checked before the database is attached: a refused mail host must not leave half the change applied.
+  if (mail) await checkMailDestination(mail);
   const changes: Partial<typeof projects.$inferInsert> = { updatedAt: new Date() };
   if (name !== undefined) changes.name = name;
   if (logRetentionDays !== undefined) changes.logRetentionDays = logRetentionDays;

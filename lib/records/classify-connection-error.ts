@@ -1,7 +1,7 @@
 /** Why a connection test failed, in words an owner can act on. */
 export type ConnectionFailure = "cannot_resolve_host" | "connection_refused" | "authentication_failed" | "timed_out" | "database_not_found" | "other";
 
-interface Clue {
+export interface Clue {
   name?: unknown;
   code?: unknown;
   codeName?: unknown;
@@ -12,7 +12,7 @@ interface Clue {
 }
 
 /** Every error inside an error: causes, AggregateError members, MongoDB's per-server errors. */
-function collectClues(error: unknown, into: Clue[] = [], depth = 0): Clue[] {
+export function collectClues(error: unknown, into: Clue[] = [], depth = 0): Clue[] {
   if (depth > 6 || error === null || typeof error !== "object" || into.includes(error as Clue)) return into;
   const clue = error as Clue;
   into.push(clue);

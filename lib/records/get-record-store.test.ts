@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig } from "@/lib/config";
+import { getConfig, resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { closeAllRecordStores, getRecordStore, openRecordStoreCount, testRecordStoreConnection } from "./get-record-store";
@@ -103,7 +103,15 @@ describe("testRecordStoreConnection", () => {
 
   it("postgres: classifies a refused connection and never shows the password", async () => {
     const port = await closedPort();
-    const result = await testRecordStoreConnection({ projectId: "prj_1", kind: "postgres", url: `postgres://app:hunter2@127.0.0.1:${port}/shop` });
+    // The outbound guard refuses loopback unless it is allow-listed (as an operator would for an internal server).
+    const previousAllowedHosts = process.env.OUTBOUND_ALLOWED_HOSTS;
+    process.env.OUTBOUND_ALLOWED_HOSTS = `127.0.0.1:${port}`;
+    resetConfigForTests();
+    const result = await testRecordStoreConnection({ projectId: "prj_1", kind: "postgres", url: `postgres://app:hunter2@127.0.0.1:${port}/shop` }).finally(() => {
+      if (previousAllowedHosts === undefined) delete process.env.OUTBOUND_ALLOWED_HOSTS;
+      else process.env.OUTBOUND_ALLOWED_HOSTS = previousAllowedHosts;
+      resetConfigForTests();
+    });
     expect(result.ok).toBe(false);
     expect(result.reason).toBe("connection_refused");
     expect(result.message).toContain(`127.0.0.1:${port}`);

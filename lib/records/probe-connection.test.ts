@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllowedHosts } from "@/lib/outbound/allowed-hosts";
 import { probeMongo, probePostgres } from "./probe-connection";
 import { closedPort, silentServer } from "./testing/local-servers";
 
 const databaseUrl = process.env.DATABASE_URL;
 const PASSWORD = "pa55-w0rd-never-shown";
+
+// These servers are on loopback, which the outbound guard refuses unless it is allow-listed.
+const loopbackAllowed = { allowedHosts: parseAllowedHosts("127.0.0.1") };
 
 function withCredentials(url: string, user: string, database: string): string {
   const parsed = new URL(url);
@@ -24,32 +28,32 @@ describe("connection test against loopback servers", () => {
 
   it("PostgreSQL: connection refused", async () => {
     const port = await closedPort();
-    const result = await probePostgres(`postgres://app:${PASSWORD}@127.0.0.1:${port}/shop`, 2_000);
+    const result = await probePostgres(`postgres://app:${PASSWORD}@127.0.0.1:${port}/shop`, 2_000, loopbackAllowed);
     expect(result).toEqual({ ok: false, reason: "connection_refused", message: `Connection refused by 127.0.0.1:${port}: is the database server running and listening on that port?` });
   });
 
   it("PostgreSQL: timed out", async () => {
-    const result = await probePostgres(`postgres://app:${PASSWORD}@127.0.0.1:${silent.port}/shop`, 300);
+    const result = await probePostgres(`postgres://app:${PASSWORD}@127.0.0.1:${silent.port}/shop`, 300, loopbackAllowed);
     expect(result.reason).toBe("timed_out");
     expect(result.message).toBe(`Timed out connecting to 127.0.0.1:${silent.port}: check the address and that the server accepts connections from this platform.`);
   });
 
   it("MongoDB: connection refused", async () => {
     const port = await closedPort();
-    const result = await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:${port}/shop`, 500);
+    const result = await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:${port}/shop`, 500, loopbackAllowed);
     expect(result.ok).toBe(false);
     expect(result.reason).toBe("connection_refused");
     expect(result.message).not.toContain(PASSWORD);
   });
 
   it("MongoDB: timed out", async () => {
-    const result = await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:${silent.port}/shop`, 300);
+    const result = await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:${silent.port}/shop`, 300, loopbackAllowed);
     expect(result.reason).toBe("timed_out");
     expect(result.message).not.toContain(PASSWORD);
   });
 
   it("a connection string the driver cannot read", async () => {
-    expect(await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:1/shop?maxPoolSize=many`, 300)).toEqual({ ok: false, reason: "other", message: "The connection string is not valid." });
+    expect(await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:1/shop?maxPoolSize=many`, 300, loopbackAllowed)).toEqual({ ok: false, reason: "other", message: "The connection string is not valid." });
   });
 });
 

@@ -1,8 +1,11 @@
 import pg from "pg";
-import { MongoClient } from "mongodb";
-import { classifyConnectionError, type ConnectionFailure } from "./classify-connection-error";
+import { MongoClient, type MongoClientOptions } from "mongodb";
+import { type AppError, isAppError } from "@/lib/errors";
+import { type ConnectGuardOptions, guardedStreamFactory } from "@/lib/outbound/guarded-socket";
+import { classifyConnectionError, collectClues, type ConnectionFailure } from "./classify-connection-error";
 import { describeConnectionTarget, type ConnectionTargetDescription } from "./describe-connection-target";
 import { databaseNameFromUrl } from "./mongodb/map-document";
+import { guardedMongoOptions } from "./mongodb/mongo-connect-guard";
 
 /** The answer of "Test connection": `message` is a sentence for the owner and never holds the password. */
 export interface RecordStoreConnectionTest {
@@ -30,16 +33,19 @@ export function connectionFailureMessage(reason: ConnectionFailure, target: Conn
 }
 
 function failed(error: unknown, target: ConnectionTargetDescription): RecordStoreConnectionTest {
+  // The outbound guard refused the address at connect time (drivers wrap it): its message names only the host.
+  const refusal = collectClues(error).find((clue): clue is AppError => isAppError(clue) && clue.code === "validation_failed");
+  if (refusal) return { ok: false, reason: "other", message: `${refusal.message}.` };
   const reason = classifyConnectionError(error);
   return { ok: false, reason, message: connectionFailureMessage(reason, target) };
 }
 
-/** Connects to a PostgreSQL server once (no pool) and runs SELECT 1. */
-export async function probePostgres(url: string, timeoutMs: number): Promise<RecordStoreConnectionTest> {
+/** Connects to a PostgreSQL server once (no pool) and runs SELECT 1, through the outbound guard. */
+export async function probePostgres(url: string, timeoutMs: number, guard?: ConnectGuardOptions): Promise<RecordStoreConnectionTest> {
   const target = describeConnectionTarget(url, 5432);
   let client: pg.Client;
   try {
-    client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, application_name: "flowpoint-connection-test" });
+    client = new pg.Client({ connectionString: url, stream: guardedStreamFactory(guard), connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, application_name: "flowpoint-connection-test" });
   } catch {
     return { ok: false, reason: "other", message: "The connection string is not valid." };
   }
@@ -56,12 +62,18 @@ export async function probePostgres(url: string, timeoutMs: number): Promise<Rec
   }
 }
 
-/** Connects to a MongoDB deployment once and runs ping on the URL's database. */
-export async function probeMongo(url: string, timeoutMs: number): Promise<RecordStoreConnectionTest> {
+/** Connects to a MongoDB deployment once and runs ping on the URL's database, through the outbound guard. */
+export async function probeMongo(url: string, timeoutMs: number, guard?: ConnectGuardOptions): Promise<RecordStoreConnectionTest> {
   const target = describeConnectionTarget(url, url.startsWith("mongodb+srv://") ? undefined : 27017);
+  let guarded: Pick<MongoClientOptions, "lookup">;
+  try {
+    guarded = guardedMongoOptions(url, guard);
+  } catch (error) {
+    return failed(error, target);
+  }
   let client: MongoClient;
   try {
-    client = new MongoClient(url, { serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, appName: "flowpoint-connection-test" });
+    client = new MongoClient(url, { ...guarded, serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, appName: "flowpoint-connection-test" });
   } catch {
     return { ok: false, reason: "other", message: "The connection string is not valid." };
   }

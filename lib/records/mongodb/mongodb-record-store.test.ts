@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
+import { parseAllowedHosts } from "@/lib/outbound/allowed-hosts";
 import { closedPort, silentServer } from "../testing/local-servers";
 import { createMongoRecordStore } from "./mongodb-record-store";
 
 // No MongoDB server runs here: these tests drive the real driver against loopback ports that
 // refuse or never answer. The contract suite covers a real server when MONGODB_URL is set.
+// Loopback is refused by the outbound guard unless allow-listed (mongo-connect-guard.test.ts covers that).
+const guard = { allowedHosts: parseAllowedHosts("127.0.0.1") };
+
 describe("MongoDB record store without a reachable server", () => {
   let silent: Awaited<ReturnType<typeof silentServer>>;
   beforeAll(async () => {
@@ -16,7 +20,7 @@ describe("MongoDB record store without a reachable server", () => {
 
   it("answers unavailable when the server refuses connections, without the URL or password", async () => {
     const port = await closedPort();
-    const store = createMongoRecordStore({ url: `mongodb://admin:hunter2@127.0.0.1:${port}/shop`, serverSelectionTimeoutMs: 300 });
+    const store = createMongoRecordStore({ url: `mongodb://admin:hunter2@127.0.0.1:${port}/shop`, guard, serverSelectionTimeoutMs: 300 });
     try {
       for (const run of [() => store.ping(), () => store.insert("tickets", { a: 1 }), () => store.find("tickets"), () => store.count("tickets")]) {
         const error = await run().catch((caught: unknown) => caught);
@@ -31,7 +35,7 @@ describe("MongoDB record store without a reachable server", () => {
   });
 
   it("answers timeout when the operation's timeoutMs passes before the server answers", async () => {
-    const store = createMongoRecordStore({ url: `mongodb://127.0.0.1:${silent.port}/shop`, serverSelectionTimeoutMs: 10_000 });
+    const store = createMongoRecordStore({ url: `mongodb://127.0.0.1:${silent.port}/shop`, guard, serverSelectionTimeoutMs: 10_000 });
     try {
       const started = performance.now();
       const error = await store.ping({ timeoutMs: 150 }).catch((caught: unknown) => caught);
@@ -46,7 +50,7 @@ describe("MongoDB record store without a reachable server", () => {
   });
 
   it("checks input before any command and refuses use after close", async () => {
-    const store = createMongoRecordStore({ url: `mongodb://127.0.0.1:${silent.port}`, serverSelectionTimeoutMs: 300 });
+    const store = createMongoRecordStore({ url: `mongodb://127.0.0.1:${silent.port}`, guard, serverSelectionTimeoutMs: 300 });
     expect(store.kind).toBe("mongodb");
     await expect(store.insert("Bad-Name", { a: 1 })).rejects.toMatchObject({ code: "validation_failed" });
     await expect(store.insert("tickets", { $where: 1 })).rejects.toMatchObject({ code: "validation_failed", issues: [{ path: "$where" }] });
@@ -58,7 +62,7 @@ describe("MongoDB record store without a reachable server", () => {
 
   it("claims and reads the ownership marker like any operation: checked first, unavailable without a server", async () => {
     const port = await closedPort();
-    const store = createMongoRecordStore({ url: `mongodb://admin:hunter2@127.0.0.1:${port}/shop`, serverSelectionTimeoutMs: 300 });
+    const store = createMongoRecordStore({ url: `mongodb://admin:hunter2@127.0.0.1:${port}/shop`, guard, serverSelectionTimeoutMs: 300 });
     try {
       await expect(store.claimOwnership({ projectId: "../x" })).rejects.toMatchObject({ code: "validation_failed" });
       for (const run of [() => store.readOwner(), () => store.claimOwnership({ projectId: "prj_a" }), () => store.claimOwnership({ projectId: "prj_a" }, { takeOver: true })]) {
@@ -75,7 +79,7 @@ describe("MongoDB record store without a reachable server", () => {
   it("refuses a malformed connection string without repeating it", () => {
     let error: unknown;
     try {
-      createMongoRecordStore({ url: "mongodb://admin:hunter2@127.0.0.1:27017/shop?notAnOption=1&maxPoolSize=abc" });
+      createMongoRecordStore({ url: "mongodb://admin:hunter2@127.0.0.1:27017/shop?notAnOption=1&maxPoolSize=abc", guard });
     } catch (caught) {
       error = caught;
     }

@@ -1,6 +1,7 @@
-import { MongoClient, type Collection, type Document } from "mongodb";
+import { MongoClient, type Collection, type Document, type MongoClientOptions } from "mongodb";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import type { ConnectGuardOptions } from "@/lib/outbound/guarded-socket";
 import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
@@ -15,6 +16,7 @@ import { ORDER_INDEX, uniqueIndexName, uniqueIndexSpec } from "./index-spec";
 import { databaseNameFromUrl, fromMongoDocument, toMongoDocument } from "./map-document";
 import { isAlreadyGone, isConcurrentIndexBuild, mapMongoError, type MongoErrorContext } from "./map-mongo-error";
 import { OWNER_COLLECTION } from "../database-owner";
+import { guardedMongoOptions } from "./mongo-connect-guard";
 import { claimMongoOwnership, isOwnerMarkerCommand, readMongoOwner, type OwnerMarkerCollection } from "./owner-marker";
 
 export interface MongoRecordStoreOptions {
@@ -24,13 +26,25 @@ export interface MongoRecordStoreOptions {
   serverSelectionTimeoutMs?: number;
   /** Applies to operations called without timeoutMs (default 30 s). */
   defaultTimeoutMs?: number;
+  /** Seams of the outbound guard every connection passes (tests inject a resolver); the policy itself always applies. */
+  guard?: ConnectGuardOptions;
 }
 
 const DEFAULT_DATABASE = "flowpoint";
 
 function openClient(options: MongoRecordStoreOptions): MongoClient {
+  // The URL comes from a project owner: every host the driver connects to (seeds, SRV targets, members
+  // it discovers) is resolved through the outbound guard, and only checked addresses are dialled.
+  let guarded: Pick<MongoClientOptions, "lookup">;
+  try {
+    guarded = guardedMongoOptions(options.url, options.guard);
+  } catch (error) {
+    const detail = error instanceof AppError ? `: ${error.message}` : "";
+    throw new AppError("unavailable", `the database is unavailable${detail}`, { cause: error });
+  }
   try {
     return new MongoClient(options.url, {
+      ...guarded,
       maxPoolSize: options.maxPoolSize ?? 5,
       serverSelectionTimeoutMS: options.serverSelectionTimeoutMs ?? 5_000,
       connectTimeoutMS: 5_000,

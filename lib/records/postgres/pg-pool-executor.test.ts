@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
+import { parseAllowedHosts } from "@/lib/outbound/allowed-hosts";
 import { closedPort } from "../testing/local-servers";
 import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-postgres";
 import { createPgPoolExecutor } from "./pg-pool-executor";
@@ -96,7 +97,7 @@ describe.skipIf(!databaseUrl)("PostgreSQL executor: aborting cancels the work on
 describe("PostgreSQL record store without a reachable server", () => {
   it("answers unavailable when the server refuses connections, without the URL or password", async () => {
     const port = await closedPort();
-    const store = createPostgresRecordStore({ url: `postgres://app:hunter2@127.0.0.1:${port}/shop`, connectionTimeoutMs: 500 });
+    const store = createPostgresRecordStore({ url: `postgres://app:hunter2@127.0.0.1:${port}/shop`, connectionTimeoutMs: 500, guard: { allowedHosts: parseAllowedHosts("127.0.0.1") } });
     try {
       for (const run of [() => store.ping(), () => store.insert("tickets", { a: 1 }), () => store.find("tickets")]) {
         const error = await run().then(() => undefined, (caught: unknown) => caught);

@@ -1,5 +1,7 @@
 import pg from "pg";
+import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
+import { type ConnectGuardOptions, guardedStreamFactory } from "@/lib/outbound/guarded-socket";
 import { StatementAbortedError, type SqlExecutor, type SqlResult } from "./sql-executor";
 
 export interface PgPoolExecutorOptions {
@@ -15,6 +17,21 @@ export interface PgPoolExecutorOptions {
   statementTimeoutMs?: number;
   /** How long an aborted statement may take to stop before its connection is closed instead. */
   cancelGraceMs?: number;
+  /** Seams of the outbound guard every connection passes (tests inject a resolver); the policy itself always applies. */
+  guard?: ConnectGuardOptions;
+}
+
+/**
+ * Opening a connection failed: the database is unavailable, whatever the driver said. A refusal by the
+ * outbound guard is not the caller's input being invalid either; its message names only the host.
+ */
+function connectFailure(error: unknown): unknown {
+  if (isAppError(error)) {
+    return error.code === "validation_failed" ? new AppError("unavailable", `the database is unavailable: ${error.message}`, { cause: error }) : error;
+  }
+  // Driver errors with a code are mapped by the store (authentication, missing database, ...).
+  if (typeof (error as { code?: unknown })?.code === "string") return error;
+  return new AppError("unavailable", "the database is unavailable", { cause: error });
 }
 
 /**
@@ -25,8 +42,13 @@ export interface PgPoolExecutorOptions {
  */
 export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecutor {
   const connectionTimeoutMillis = options.connectionTimeoutMs ?? 5_000;
+  // The URL comes from a project owner: every connection (pool or cancel) runs the outbound guard when
+  // it opens and dials the address the guard checked, so a name that rebinds to a private address
+  // after the URL was saved reaches nothing.
+  const stream = guardedStreamFactory(options.guard);
   const pool = new pg.Pool({
     connectionString: options.url,
+    stream,
     max: options.maxConnections ?? 5,
     idleTimeoutMillis: 30_000,
     connectionTimeoutMillis,
@@ -37,7 +59,7 @@ export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecuto
   pool.on("error", (error: Error & { code?: string }) => log.warn("record store: idle connection failed", { code: error.code ?? "unknown" }));
 
   async function cancelBackend(processId: number): Promise<void> {
-    const canceller = new pg.Client({ connectionString: options.url, connectionTimeoutMillis, application_name: "flowpoint-records-cancel" });
+    const canceller = new pg.Client({ connectionString: options.url, stream, connectionTimeoutMillis, application_name: "flowpoint-records-cancel" });
     try {
       await canceller.connect();
       await canceller.query("SELECT pg_cancel_backend($1)", [processId]);
@@ -50,7 +72,9 @@ export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecuto
 
   async function checkOut(signal: AbortSignal): Promise<pg.PoolClient> {
     if (signal.aborted) throw new StatementAbortedError();
-    const connecting = pool.connect();
+    const connecting = pool.connect().catch((error: unknown) => {
+      throw connectFailure(error);
+    });
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
       onAbort = () => reject(new StatementAbortedError());
@@ -82,13 +106,24 @@ export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecuto
       graceTimer = setTimeout(destroy, options.cancelGraceMs ?? 5_000);
       graceTimer.unref();
     };
+    // pg-pool takes its own error listener off a client while it is checked out, and `pg` emits
+    // 'error' when the server goes away under it (a customer database stopped mid-run): with no
+    // listener that is an uncaught exception that takes the whole process down. The statement's own
+    // promise rejects with the same error; the broken client is closed rather than reused.
+    let broken = false;
+    const onClientError = () => {
+      broken = true;
+    };
+    client.on("error", onClientError);
     signal.addEventListener("abort", onAbort, { once: true });
     try {
       return await work(client);
     } finally {
       signal.removeEventListener("abort", onAbort);
       clearTimeout(graceTimer);
-      if (signal.aborted) destroy();
+      // A client that failed keeps a listener: late errors of a dead connection are expected.
+      if (!broken) client.off("error", onClientError);
+      if (signal.aborted || broken) destroy();
       else if (!released) {
         released = true;
         client.release();
