@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
-import { createWorkspace, signUp, uniqueEmail } from "./helpers";
+import { expect, test } from "@playwright/test";
+import { createProject, createWorkspace, signUp, uniqueEmail } from "./helpers";
 
 /**
  * CSRF as reported (issue 9, item 3): a page on another port of the same host is same-site, so the
@@ -24,15 +24,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await new Promise((resolve) => attacker.close(resolve));
 });
-
-async function createProject(page: Page, name: string): Promise<string> {
-  await page.getByRole("button", { name: "New project" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create a project" });
-  await dialog.getByLabel("Project name").fill(name);
-  await dialog.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/projects\/prj_[0-9a-z]+$/);
-  return page.url().split("/").pop()!;
-}
 
 function autoSubmittingForm(action: string, json: Record<string, unknown>): string {
   // text/plain sends `name=value`: the JSON is cut inside the string `pad`, whose value becomes "=".

@@ -1,15 +1,6 @@
 import { readFileSync } from "node:fs";
 import { expect, test, type Page } from "@playwright/test";
-import { createWorkspace, screenshot, signUp, uniqueEmail } from "./helpers";
-
-async function createProject(page: Page, name: string): Promise<string> {
-  await page.getByRole("button", { name: "New project" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create a project" });
-  await dialog.getByLabel("Project name").fill(name);
-  await dialog.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/projects\/prj_[0-9a-z]+$/);
-  return page.url().split("/").pop()!;
-}
+import { createProject, createWorkspace, screenshot, signUp, uniqueEmail } from "./helpers";
 
 async function createRecord(page: Page, projectId: string, values: Record<string, unknown>): Promise<void> {
   await page.goto(`/projects/${projectId}/records/tickets/new`);

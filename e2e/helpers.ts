@@ -49,3 +49,13 @@ export async function createWorkspace(page: Page, name: string): Promise<string>
   await expect(page.getByRole("heading", { level: 1, name: new RegExp(name) })).toBeVisible();
   return page.url().split("/").pop()!;
 }
+
+/** From a workspace page: the New project dialog; answers the new project's id. */
+export async function createProject(page: Page, name: string): Promise<string> {
+  await page.getByRole("button", { name: "New project" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create a project" });
+  await dialog.getByLabel("Project name").fill(name);
+  await dialog.getByRole("button", { name: "Create project" }).click();
+  await expect(page).toHaveURL(/\/projects\/prj_[0-9a-z]+$/);
+  return page.url().split("/").pop()!;
+}

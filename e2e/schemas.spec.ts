@@ -1,14 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createWorkspace, screenshot, signUp, uniqueEmail } from "./helpers";
-
-async function createProject(page: Page, name: string): Promise<string> {
-  await page.getByRole("button", { name: "New project" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create a project" });
-  await dialog.getByLabel("Project name").fill(name);
-  await dialog.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/projects\/prj_[0-9a-z]+$/);
-  return page.url().split("/").pop()!;
-}
+import { createProject, createWorkspace, screenshot, signUp, uniqueEmail } from "./helpers";
 
 /** The name inputs of the editor's fields, top to bottom. */
 /** End-user mail is sent after the answer (so its timing reveals nothing): reload the mailbox until the message is there. */

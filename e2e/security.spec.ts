@@ -1,20 +1,11 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { createWorkspace, signIn, signOut, signUp, uniqueEmail } from "./helpers";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { createProject, createWorkspace, signIn, signOut, signUp, uniqueEmail } from "./helpers";
 
 /**
  * Security issue 9 in a real browser: an owner's HTML endpoint runs in an opaque origin and cannot
  * act as the signed-in visitor (item 1), and the dashboard's own pages run under a nonce-based
  * Content-Security-Policy and still hydrate (item 7).
  */
-
-async function createProject(page: Page, name: string): Promise<string> {
-  await page.getByRole("button", { name: "New project" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create a project" });
-  await dialog.getByLabel("Project name").fill(name);
-  await dialog.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/projects\/prj_[0-9a-z]+$/);
-  return page.url().split("/").pop()!;
-}
 
 async function listApiKeys(request: APIRequestContext, projectId: string): Promise<Array<{ name: string }>> {
   const response = await request.get(`/api/projects/${projectId}/api-keys`);

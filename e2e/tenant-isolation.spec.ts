@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
-import { createWorkspace, signUp, uniqueEmail } from "./helpers";
+import { createProject, createWorkspace, signUp, uniqueEmail } from "./helpers";
 import { SERVER_ACTION_COVERAGE, crossTenantActionNames } from "./tenant-isolation-inventory";
 
 /**
@@ -58,15 +58,6 @@ async function apiJson<T>(request: APIRequestContext, method: string, path: stri
   const response = await api(request, method, path, data);
   expect(response.status(), `${method} ${path}: ${await response.text()}`).toBe(status);
   return (await response.json()) as T;
-}
-
-async function createProject(page: Page, name: string): Promise<string> {
-  await page.getByRole("button", { name: "New project" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create a project" });
-  await dialog.getByLabel("Project name").fill(name);
-  await dialog.getByRole("button", { name: "Create project" }).click();
-  await expect(page).toHaveURL(/\/projects\/prj_[0-9a-z]+$/);
-  return page.url().split("/").pop()!;
 }
 
 async function setUpTenant(browser: Browser, label: string): Promise<Tenant> {
