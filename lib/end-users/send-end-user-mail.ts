@@ -1,4 +1,4 @@
-import { getAppUrl } from "@/lib/app-url";
+import { getInvocationBaseUrl } from "@/lib/http/invocation-origin";
 import { getProjectMailTransport } from "@/lib/mail/get-project-mail-transport";
 import { getProjectMailSettings } from "@/lib/projects/get-project-mail-settings";
 import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
@@ -34,10 +34,13 @@ const CONTENT: Record<EndUserMailKind, { subject: string; path: string; intro: s
   },
 };
 
-/** The link a mail carries: `<APP_URL>/auth/<projectId>/<schema>/<verify|reset-password>?token=…`. */
+/**
+ * The link a mail carries: `<base>/auth/<projectId>/<schema>/<verify|reset-password>?token=…`, on the
+ * invocation origin when INVOCATION_URL is set (end users never need the dashboard's host), else APP_URL.
+ */
 export function endUserMailLink(options: { projectId: string; schema: string; kind: EndUserMailKind; token: string }): string {
   const path = CONTENT[options.kind].path;
-  return `${getAppUrl()}/auth/${encodeURIComponent(options.projectId)}/${encodeURIComponent(options.schema)}/${path}?token=${encodeURIComponent(options.token)}`;
+  return `${getInvocationBaseUrl()}/auth/${encodeURIComponent(options.projectId)}/${encodeURIComponent(options.schema)}/${path}?token=${encodeURIComponent(options.token)}`;
 }
 
 /**

@@ -299,12 +299,6 @@ export function openRecordStoreCount(): number {
 }
 
 /**
- * "Test connection": connects once with a short timeout (outside the pool) and answers whether it
- * worked and, if not, why: cannot resolve host, connection refused, authentication failed, timed
- * out, database does not exist, or other. The message never contains the password. For `local`
- * it opens (or reuses) the project's embedded database.
- */
-/**
  * The owner marker of a database the caller is about to attach, read once outside the pool (like
  * the connection test): null when no project claimed it.
  */
@@ -319,6 +313,12 @@ export async function readRecordStoreOwner(target: RecordStoreTarget, options: O
   }
 }
 
+/**
+ * "Test connection": connects once with a short timeout (outside the pool) and answers whether it
+ * worked and, if not, why: cannot resolve host, connection refused, authentication failed, timed
+ * out, database does not exist, or other. The message never contains the password. For `local`
+ * it opens (or reuses) the project's embedded database.
+ */
 export async function testRecordStoreConnection(target: RecordStoreTarget): Promise<RecordStoreConnectionTest> {
   checkRecordStoreTarget(target);
   switch (target.kind) {
