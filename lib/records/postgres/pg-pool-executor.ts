@@ -60,6 +60,8 @@ export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecuto
 
   async function cancelBackend(processId: number): Promise<void> {
     const canceller = new pg.Client({ connectionString: options.url, stream, connectionTimeoutMillis, application_name: "flowpoint-records-cancel" });
+    // A server that goes away while the cancel is open emits "error" on the client: without a listener, an uncaught exception.
+    canceller.on("error", () => undefined);
     try {
       await canceller.connect();
       await canceller.query("SELECT pg_cancel_backend($1)", [processId]);
