@@ -58,14 +58,21 @@ test("sign up, create a workspace, a project on the local database and an API ke
   // The first open of a project's built-in database creates it, which takes a while on a busy machine.
   await expect(page.getByRole("status").filter({ hasText: "✓" })).toBeVisible({ timeout: 45_000 });
   // The mail server form keeps the password on the server: saving and reloading never shows it.
+  // Its host is checked like any outbound destination: a name that does not resolve is refused on the field.
   await page.getByLabel("SMTP host").fill("smtp.example.com");
   await page.getByLabel("User", { exact: true }).fill("mailer");
   await page.getByLabel("Password", { exact: true }).fill("smtp-secret-value");
   await page.getByLabel("From", { exact: true }).fill("Acme <hello@acme.example>");
   await page.getByRole("button", { name: "Save mail server" }).click();
+  await expect(page.getByText(/smtp\.example\.com failed/)).toBeVisible();
+  // The run allow-lists 127.0.0.1:1 (OUTBOUND_ALLOWED_HOSTS), as an operator would an internal relay.
+  await page.getByLabel("SMTP host").fill("127.0.0.1");
+  await page.getByLabel("Port", { exact: true }).fill("1");
+  await page.getByLabel("Password", { exact: true }).fill("smtp-secret-value");
+  await page.getByRole("button", { name: "Save mail server" }).click();
   await expect(page.getByText("Mail server saved")).toBeVisible();
   await page.reload();
-  await expect(page.getByLabel("SMTP host")).toHaveValue("smtp.example.com");
+  await expect(page.getByLabel("SMTP host")).toHaveValue("127.0.0.1");
   await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
   expect(await page.content()).not.toContain("smtp-secret-value");
   await screenshot(page, "09-project-settings");
