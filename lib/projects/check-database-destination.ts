@@ -1,7 +1,8 @@
 import { resolveSrv } from "node:dns/promises";
 import { AppError, isAppError } from "@/lib/errors";
 import { assertPublicDestination } from "@/lib/outbound/safe-fetch";
-import { databaseHosts, type ProjectDatabaseInput } from "./project-database-input";
+import { connectionUrlHosts } from "@/lib/records/connection-url-hosts";
+import type { ProjectDatabaseInput } from "./project-database-input";
 
 const DEFAULT_PORTS = { postgres: 5432, mongodb: 27017 } as const;
 
@@ -11,7 +12,7 @@ const DEFAULT_PORTS = { postgres: 5432, mongodb: 27017 } as const;
  */
 export async function checkDatabaseDestination(database: ProjectDatabaseInput): Promise<void> {
   if (database.kind === "local") return;
-  const hosts = databaseHosts(database.url);
+  const hosts = connectionUrlHosts(database.url);
   if (hosts.length === 0) throw new AppError("validation_failed", "the URL names no host", { issues: [{ path: "database.url", message: "names no host" }] });
   const srv = /^mongodb\+srv:/i.test(database.url);
   const destinations = srv ? await resolveSrvTargets(hosts[0]!.host) : hosts;

@@ -42,15 +42,3 @@ function isParsableUrl(url: string): boolean {
     return false;
   }
 }
-
-/** Every host:port a connection string names (MongoDB seed lists name several). */
-export function databaseHosts(url: string): Array<{ host: string; port: number | undefined }> {
-  const match = /^[a-z+]+:\/\/(?:[^@/]*@)?([^/?#]+)/i.exec(url);
-  if (!match?.[1]) return [];
-  return match[1].split(",").map((part) => {
-    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(part);
-    if (bracketed) return { host: bracketed[1]!, port: bracketed[2] ? Number(bracketed[2]) : undefined };
-    const [host, port] = part.split(":");
-    return { host: decodeURIComponent(host ?? ""), port: port ? Number(port) : undefined };
-  });
-}

@@ -3,19 +3,19 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { NUL_REPLACEMENT } from "@/lib/flow/execution-log/make-entry-storable";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProject } from "@/lib/projects/create-project";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { databaseHosts } from "@/lib/projects/project-database-input";
 import { getRecordStore, type RecordStoreTarget } from "@/lib/records/get-record-store";
 import { createScratchDatabase } from "@/lib/records/testing/scratch-postgres";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
 import { createTestUser } from "@/test/fixtures";
+import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 
 /**
@@ -35,26 +35,17 @@ interface BackendProject {
 }
 
 let server: RouteServer;
-let allowedHosts: string[] = [];
-const previousAllowedHosts = process.env.OUTBOUND_ALLOWED_HOSTS;
+const databaseHosts = createDatabaseHostAllowance();
 
 beforeAll(async () => {
   server = await startRouteServer();
 });
 afterAll(async () => {
   await server?.close();
-  if (previousAllowedHosts === undefined) delete process.env.OUTBOUND_ALLOWED_HOSTS;
-  else process.env.OUTBOUND_ALLOWED_HOSTS = previousAllowedHosts;
-  resetConfigForTests();
+  databaseHosts.restore();
   await closePlatformDb();
 });
 
-function allowDatabaseHost(url: string): void {
-  for (const { host, port } of databaseHosts(url)) allowedHosts.push(`${host}:${port ?? 5432}`);
-  allowedHosts = [...new Set(allowedHosts)];
-  process.env.OUTBOUND_ALLOWED_HOSTS = allowedHosts.join(",");
-  resetConfigForTests();
-}
 
 async function createBackendProject(database: { kind: "local" } | { kind: "postgres"; url: string }): Promise<string> {
   const owner = await createTestUser();
@@ -83,7 +74,7 @@ const BACKENDS: Array<{ name: string; open?: () => Promise<BackendProject>; skip
         name: "PostgreSQL",
         async open() {
           const scratch = await createScratchDatabase(process.env.DATABASE_URL!, "execution_logs");
-          allowDatabaseHost(scratch.url);
+          databaseHosts.allow(scratch.url);
           const projectId = await createBackendProject({ kind: "postgres", url: scratch.url });
           return {
             projectId,

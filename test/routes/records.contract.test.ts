@@ -3,17 +3,17 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import type { Permission } from "@/lib/auth/permissions";
 import { createProject } from "@/lib/projects/create-project";
-import { databaseHosts } from "@/lib/projects/project-database-input";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { withMongoDatabase } from "@/lib/records/testing/mongo-database-url";
 import { createScratchDatabase } from "@/lib/records/testing/scratch-postgres";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { createTestUser } from "@/test/fixtures";
+import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 
 /**
@@ -39,27 +39,17 @@ interface BackendProject {
 const ALL_RECORD_PERMISSIONS: Permission[] = ["records.read", "records.create", "records.update", "records.delete", "schemas.read", "schemas.write"];
 
 let server: RouteServer;
-let allowedHosts: string[] = [];
-const previousAllowedHosts = process.env.OUTBOUND_ALLOWED_HOSTS;
+const databaseHosts = createDatabaseHostAllowance();
 
 beforeAll(async () => {
   server = await startRouteServer();
 });
 afterAll(async () => {
   await server?.close();
-  if (previousAllowedHosts === undefined) delete process.env.OUTBOUND_ALLOWED_HOSTS;
-  else process.env.OUTBOUND_ALLOWED_HOSTS = previousAllowedHosts;
-  resetConfigForTests();
+  databaseHosts.restore();
   await closePlatformDb();
 });
 
-/** Customer database hosts must pass the outbound guard: the test servers on loopback are allowed by name. */
-function allowDatabaseHost(url: string): void {
-  for (const { host, port } of databaseHosts(url)) allowedHosts.push(`${host}:${port ?? (url.startsWith("mongodb") ? 27017 : 5432)}`);
-  allowedHosts = [...new Set(allowedHosts)];
-  process.env.OUTBOUND_ALLOWED_HOSTS = allowedHosts.join(",");
-  resetConfigForTests();
-}
 
 async function createBackendProject(database: { kind: "local" } | { kind: "postgres" | "mongodb"; url: string }): Promise<Omit<BackendProject, "cleanup">> {
   const owner = await createTestUser();
@@ -90,7 +80,7 @@ const BACKENDS: Array<{ name: string; open?: () => Promise<BackendProject>; skip
         name: "PostgreSQL",
         async open() {
           const scratch = await createScratchDatabase(process.env.DATABASE_URL!, "records_api");
-          allowDatabaseHost(scratch.url);
+          databaseHosts.allow(scratch.url);
           const project = await createBackendProject({ kind: "postgres", url: scratch.url });
           return {
             ...project,
@@ -108,7 +98,7 @@ const BACKENDS: Array<{ name: string; open?: () => Promise<BackendProject>; skip
         async open() {
           const database = `records_api_${Date.now()}_${randomBytes(4).toString("hex")}`;
           const url = withMongoDatabase(process.env.MONGODB_URL!, database);
-          allowDatabaseHost(url);
+          databaseHosts.allow(url);
           const project = await createBackendProject({ kind: "mongodb", url });
           return {
             ...project,

@@ -1,27 +1,14 @@
 import type { MongoClientOptions } from "mongodb";
 import { AppError } from "@/lib/errors";
 import { parseHost } from "@/lib/outbound/address-policy";
+import { connectionUrlHosts } from "../connection-url-hosts";
 import { type ConnectGuardOptions, guardedLookup, refusedLiteralReason } from "@/lib/outbound/guarded-socket";
 
 const DEFAULT_PORT = 27017;
 
-/** The hosts of a mongodb:// seed list (decoded; IPv6 without brackets). By hand: multi-host URLs are not WHATWG URLs. */
+/** The hosts of a mongodb:// seed list, with the default port where the URL gives none. */
 export function mongoSeedHosts(url: string): Array<{ host: string; port: number }> {
-  const match = /^mongodb(?:\+srv)?:\/\/(?:[^@/]*@)?([^/?#]*)/i.exec(url);
-  if (!match?.[1]) return [];
-  return match[1].split(",").map((part) => {
-    const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(part);
-    if (bracketed) return { host: bracketed[1] ?? "", port: bracketed[2] ? Number(bracketed[2]) : DEFAULT_PORT };
-    const colon = part.lastIndexOf(":");
-    const host = colon === -1 ? part : part.slice(0, colon);
-    let decoded = host;
-    try {
-      decoded = decodeURIComponent(host);
-    } catch {
-      // Left as written: parseHost refuses it below.
-    }
-    return { host: decoded, port: colon === -1 ? DEFAULT_PORT : Number(part.slice(colon + 1)) };
-  });
+  return connectionUrlHosts(url).map(({ host, port }) => ({ host, port: port ?? DEFAULT_PORT }));
 }
 
 function refused(detail: string): AppError {
