@@ -12,6 +12,3 @@ export async function loadEditorContext(projectId: string): Promise<{ schemas: E
     invocationBase: invocationBase(projectId),
   };
 }
-
-/** `<INVOCATION_URL or APP_URL>/api/projects/<projectId>/fn/`: an endpoint's URL is this and its slug. */
-export { invocationBase };

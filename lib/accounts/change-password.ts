@@ -4,7 +4,7 @@ import { AppError, issuesFromZod } from "@/lib/errors";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { users } from "@/lib/platform-db/schema";
 import { hashPassword, PASSWORD_RULES, verifyPassword } from "@/lib/auth/password";
-import { assertNotBlockedByFailures, recordFailures, type DashboardAuthSubject } from "@/lib/auth/dashboard-auth-rate-limits";
+import { assertNotBlockedByFailures, recordFailures, signInFailureSubjects } from "@/lib/auth/dashboard-auth-rate-limits";
 import type { AuthenticatedUser } from "./authenticate-user";
 
 export const changePasswordInput = z.object({
@@ -28,10 +28,7 @@ export async function changePassword(options: { userId: string; input: unknown; 
   const [user] = await db.select().from(users).where(eq(users.id, options.userId)).limit(1);
   if (!user) throw new AppError("unauthorized", "sign in again to change your password");
   if (!user.passwordHash) throw new AppError("bad_request", "this account signs in with GitHub and has no password to change");
-  const subjects: DashboardAuthSubject[] = [
-    { limit: "signInFailuresPerAccount", value: user.email.trim().toLowerCase() },
-    { limit: "signInFailuresPerIp", value: options.clientIp },
-  ];
+  const subjects = signInFailureSubjects(user.email, options.clientIp);
   await assertNotBlockedByFailures(subjects);
   if (!(await verifyPassword(parsed.data.currentPassword, user.passwordHash))) {
     await recordFailures(subjects);

@@ -1,4 +1,4 @@
-import { assertNotBlockedByFailures, recordFailures, type DashboardAuthSubject } from "@/lib/auth/dashboard-auth-rate-limits";
+import { assertNotBlockedByFailures, recordFailures, signInFailureSubjects } from "@/lib/auth/dashboard-auth-rate-limits";
 import { authenticateUser, type AuthenticatedUser } from "./authenticate-user";
 
 export interface SignInWithPasswordOptions {
@@ -16,10 +16,7 @@ export interface SignInWithPasswordOptions {
  * does the same scrypt work for both).
  */
 export async function signInWithPassword(options: SignInWithPasswordOptions): Promise<AuthenticatedUser | null> {
-  const subjects: DashboardAuthSubject[] = [
-    { limit: "signInFailuresPerAccount", value: options.email.trim().toLowerCase() },
-    { limit: "signInFailuresPerIp", value: options.clientIp },
-  ];
+  const subjects = signInFailureSubjects(options.email, options.clientIp);
   await assertNotBlockedByFailures(subjects);
   const user = await authenticateUser({ email: options.email, password: options.password });
   if (!user) await recordFailures(subjects);

@@ -38,6 +38,14 @@ export interface DashboardAuthSubject {
   value: string;
 }
 
+/** What a failed password check counts against: the account (normalized email, known or not) and the client. */
+export function signInFailureSubjects(email: string, clientIp: string): DashboardAuthSubject[] {
+  return [
+    { limit: "signInFailuresPerAccount", value: email.trim().toLowerCase() },
+    { limit: "signInFailuresPerIp", value: clientIp },
+  ];
+}
+
 const PER_IP_LIMITS: ReadonlySet<DashboardAuthLimit> = new Set(["signInFailuresPerIp", "signUpPerIp", "acceptInvitationPerIp"]);
 
 /**

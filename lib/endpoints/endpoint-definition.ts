@@ -24,7 +24,7 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
  * weakened, and the policies that bind the whole host (HSTS, Clear-Site-Data, reporting, Alt-Svc,
  * service worker scope) are not an endpoint's to set on an origin it shares with others.
  */
-export const RESERVED_RESPONSE_HEADERS = [
+const RESERVED_RESPONSE_HEADERS: ReadonlySet<string> = new Set([
   "set-cookie",
   "set-cookie2",
   "content-length",
@@ -48,7 +48,12 @@ export const RESERVED_RESPONSE_HEADERS = [
   "report-to",
   "reporting-endpoints",
   "alt-svc",
-];
+]);
+
+/** True for a header the platform owns (above) or a CORS header (from allowedOrigins); `name` in lower case. */
+export function isReservedResponseHeader(name: string): boolean {
+  return RESERVED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-");
+}
 
 const originSchema = z.string().refine(
   (value) => {
@@ -74,7 +79,7 @@ export const endpointResponseSchema = z
       .superRefine((headers, ctx) => {
         for (const name of Object.keys(headers)) {
           if (!HEADER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "is not a valid header name" });
-          else if (RESERVED_RESPONSE_HEADERS.includes(name.toLowerCase()) || name.toLowerCase().startsWith("access-control-")) {
+          else if (isReservedResponseHeader(name.toLowerCase())) {
             ctx.addIssue({ code: "custom", path: [name], message: `the header ${name.toLowerCase()} cannot be set by an endpoint` });
           }
         }

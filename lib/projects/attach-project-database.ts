@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { isDatabaseTakenError } from "@/lib/records/database-owner";
 import { getRecordStore } from "@/lib/records/get-record-store";
@@ -33,7 +33,7 @@ export async function attachProjectDatabase(options: { projectId: string; worksp
         cause: error,
       });
     }
-    if (error instanceof AppError && (error.code === "unavailable" || error.code === "timeout")) {
+    if (isAppError(error) && (error.code === "unavailable" || error.code === "timeout")) {
       log.warn("project database: not reachable while attaching; it is claimed on first use", { projectId, code: error.code });
       return;
     }

@@ -41,7 +41,7 @@ export async function testDatabaseConnection(options: { projectId: string; input
     }
   } catch (error) {
     // The connection works; a marker that cannot be read now is checked again when saving.
-    log.warn("database test: could not read the owner marker", { code: error instanceof AppError ? error.code : "unknown" });
+    log.warn("database test: could not read the owner marker", { code: isAppError(error) ? error.code : "unknown" });
   }
   return result;
 }

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import type { OperationOptions } from "./record-store";
 
 /**
@@ -46,12 +46,14 @@ export function checkOwnershipClaim(claim: OwnershipClaim): void {
 /**
  * The refusal. It never names the other project: its id belongs to another tenant.
  */
+const DATABASE_TAKEN = "this database is already attached to another Flowpoint project";
+
 export function databaseTakenError(cause?: unknown): AppError {
-  return new AppError("conflict", "this database is already attached to another Flowpoint project", { cause });
+  return new AppError("conflict", DATABASE_TAKEN, { cause });
 }
 
 export function isDatabaseTakenError(error: unknown): boolean {
-  return error instanceof AppError && error.code === "conflict" && error.message.startsWith("this database is already attached to another Flowpoint project");
+  return isAppError(error) && error.code === "conflict" && error.message === DATABASE_TAKEN;
 }
 
 function iso(value: unknown): string | undefined {

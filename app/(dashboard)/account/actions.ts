@@ -1,12 +1,12 @@
 "use server";
 
-import { cookies } from "next/headers";
 import { getCurrentUserId } from "@/lib/auth/current-user";
 import { getActionClientIp } from "@/lib/auth/get-action-client-ip";
 import { createSessionToken, sessionCookieName, sessionCookieOptions } from "@/lib/auth/session";
 import { changePassword } from "@/lib/accounts/change-password";
 import type { FormState } from "@/components/forms/form-state";
 import { toFormState } from "@/components/forms/to-form-state";
+import { deleteSessionCookies } from "../delete-session-cookies";
 
 /** Changes the password, which ends every session; this browser gets a fresh one so it stays signed in. */
 export async function changePasswordAction(_previous: FormState, formData: FormData): Promise<FormState> {
@@ -14,12 +14,8 @@ export async function changePasswordAction(_previous: FormState, formData: FormD
   try {
     const input = { currentPassword: String(formData.get("currentPassword") ?? ""), newPassword: String(formData.get("newPassword") ?? "") };
     const user = await changePassword({ userId, input, clientIp: await getActionClientIp() });
-    const store = await cookies();
-    const name = sessionCookieName();
-    for (const cookie of store.getAll()) {
-      if (cookie.name.startsWith(`${name}.`)) store.delete(cookie.name);
-    }
-    store.set(name, await createSessionToken(user), sessionCookieOptions());
+    const store = await deleteSessionCookies();
+    store.set(sessionCookieName(), await createSessionToken(user), sessionCookieOptions());
     return { ok: true, message: "Your password was changed. Every other session has been signed out." };
   } catch (error) {
     return toFormState(error, { fields: ["currentPassword", "newPassword"], action: "change-password" });

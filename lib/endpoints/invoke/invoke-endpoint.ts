@@ -12,7 +12,7 @@ import { getProjectRuntime, type ProjectRuntime, type RuntimeEndpoint } from "./
 import { rateLimitCaller } from "./rate-limit-caller";
 import { queryObject, readInvocationBody } from "./read-invocation-body";
 import { answerForRun } from "./answer-for-run";
-import { RESERVED_RESPONSE_HEADERS } from "../endpoint-definition";
+import { isReservedResponseHeader } from "../endpoint-definition";
 import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse, type CachedResponse } from "./response-cache";
 
 /**
@@ -32,7 +32,6 @@ export interface InvocationHooks {
   Response?: typeof Response;
 }
 
-export { INVOCATION_PATH } from "@/lib/http/invocation-origin";
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
 const JSON_TYPE = "application/json; charset=utf-8";
 
@@ -117,8 +116,6 @@ function decodePathSegment(segment: string): string | null {
   }
 }
 
-const RESERVED_NAMES: ReadonlySet<string> = new Set(RESERVED_RESPONSE_HEADERS);
-
 /**
  * An endpoint's rendered headers without the ones the platform owns. Definitions are validated on
  * save, but rows stored before a name was reserved still hold it. No copy when none is found.
@@ -126,7 +123,7 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set(RESERVED_RESPONSE_HEADERS);
 function ownerHeaders(headers: Record<string, string>): Record<string, string> {
   let kept: Record<string, string> | null = null;
   for (const name in headers) {
-    if (!RESERVED_NAMES.has(name) && !name.startsWith("access-control-")) continue;
+    if (!isReservedResponseHeader(name)) continue;
     kept ??= { ...headers };
     delete kept[name];
   }

@@ -1,5 +1,5 @@
 import { MongoClient, type Collection, type Document, type MongoClientOptions } from "mongodb";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { ConnectGuardOptions } from "@/lib/outbound/guarded-socket";
 import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
@@ -39,7 +39,7 @@ function openClient(options: MongoRecordStoreOptions): MongoClient {
   try {
     guarded = guardedMongoOptions(options.url, options.guard);
   } catch (error) {
-    const detail = error instanceof AppError ? `: ${error.message}` : "";
+    const detail = isAppError(error) ? `: ${error.message}` : "";
     throw new AppError("unavailable", `the database is unavailable${detail}`, { cause: error });
   }
   try {

@@ -10,7 +10,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { projectCrumbs } from "@/components/projects/project-crumbs";
 import { EnabledSwitch } from "@/components/endpoints/enabled-switch";
 import { ImportExportButtons } from "@/components/endpoints/import-export";
-import { invocationBase } from "@/components/endpoints/load-editor-context";
+import { invocationBase } from "@/lib/http/invocation-origin";
 import { AUTH_MODE_LABELS, MethodBadge } from "@/components/endpoints/status-badges";
 import { loadProject } from "../load-project";
 import { exportEndpointsAction, importEndpointsAction, setEndpointEnabledAction } from "./actions";
