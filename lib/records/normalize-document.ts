@@ -5,12 +5,12 @@ export const MAX_DEPTH = 64;
 const MAX_ISSUES = 20;
 
 /** A UTF-16 surrogate without its partner: JSON text escapes it as \udXXX and jsonb refuses that. */
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const UNPAIRED_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 /** Why text cannot be stored (PostgreSQL text and jsonb hold neither NUL nor unpaired surrogates). */
 export function textProblem(text: string): string | undefined {
   if (text.includes("\u0000")) return "the NUL character";
-  if (UNPAIRED_SURROGATE.test(text)) return "unpaired UTF-16 surrogates";
+  if (text.search(UNPAIRED_SURROGATES) !== -1) return "unpaired UTF-16 surrogates";
   return undefined;
 }
 

@@ -1,3 +1,4 @@
+import { UNPAIRED_SURROGATES } from "@/lib/records/normalize-document";
 import type { ExecutionLogEntry } from "./execution-log-entry";
 
 /**
@@ -16,7 +17,6 @@ export const SURROGATE_REPLACEMENT = "\uFFFD";
 export const SANITIZED_NOTE = `characters the database cannot store were replaced (NUL by ${NUL_REPLACEMENT}, unpaired surrogates by ${SURROGATE_REPLACEMENT}, "$" and "." in keys by look-alikes)`;
 
 const NUL = /\u0000/g;
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 // The record store refuses deeper documents (64 levels); entries are shallow, the query is capped at 20.
 const MAX_DEPTH = 40;
 
@@ -24,7 +24,7 @@ class Sanitizer {
   changed = false;
 
   text(text: string): string {
-    const clean = text.replace(NUL, NUL_REPLACEMENT).replace(UNPAIRED_SURROGATE, SURROGATE_REPLACEMENT);
+    const clean = text.replace(NUL, NUL_REPLACEMENT).replace(UNPAIRED_SURROGATES, SURROGATE_REPLACEMENT);
     if (clean !== text) this.changed = true;
     return clean;
   }

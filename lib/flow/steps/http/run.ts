@@ -5,8 +5,7 @@ import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { renderRequestBody } from "../shared/render-body";
 import { renderHeaders } from "../shared/render-headers";
 import { renderUrl } from "../shared/render-url";
-import { secretNamesIn } from "@/lib/flow/secret-references";
-import { scopeWithSecrets } from "../shared/with-step-secrets";
+import { requestSecretNames, scopeWithSecrets } from "../shared/with-step-secrets";
 
 export interface HttpStepOutput {
   status: number;
@@ -31,7 +30,7 @@ function parseJsonReply(body: unknown, headers: Record<string, string>, truncate
 /** Calls the URL through the injected fetch (safeFetch). A non-2xx reply is data, not a failure. */
 export async function runHttp(step: FlowStepOf<"http">, { context, services, signal }: StepRunContext): Promise<HttpStepOutput> {
   const fetch = requireService(services.fetch, "outbound HTTP");
-  const scope = await scopeWithSecrets(secretNamesIn([step.url, ...Object.values(step.headers), step.body]), { context, services, signal });
+  const scope = await scopeWithSecrets(requestSecretNames(step), { context, services, signal });
   const url = renderUrl(step.url, scope);
   const headers = renderHeaders(step.headers, scope);
   const body = step.method !== "GET" && step.body.trim() !== "" ? renderRequestBody(step.body, scope, headers) : undefined;

@@ -2,6 +2,12 @@ import { AppError } from "@/lib/errors";
 import type { TemplateScope } from "@/lib/flow/engine/render-template";
 import { requireService } from "@/lib/flow/engine/require-service";
 import type { StepRunContext } from "@/lib/flow/engine/step-runner";
+import { secretNamesIn } from "@/lib/flow/secret-references";
+
+/** The secrets an outbound request names: in its URL, header values and body, the fields that may hold them. */
+export function requestSecretNames(request: { url: string; headers: Readonly<Record<string, string>>; body: string }): string[] {
+  return secretNamesIn([request.url, ...Object.values(request.headers), request.body]);
+}
 
 /**
  * The scope an outbound step renders its URL, headers and body with: the run context, plus the

@@ -9,8 +9,7 @@ import { renderRequestBody } from "../shared/render-body";
 import { renderHeaders } from "../shared/render-headers";
 import { renderUrl } from "../shared/render-url";
 import type { TemplateScope } from "@/lib/flow/engine/render-template";
-import { secretNamesIn } from "@/lib/flow/secret-references";
-import { scopeWithSecrets } from "../shared/with-step-secrets";
+import { requestSecretNames, scopeWithSecrets } from "../shared/with-step-secrets";
 
 // The reply is not captured; reading a little of it lets the connection finish cleanly.
 const WEBHOOK_REPLY_BYTES = 1_024;
@@ -21,7 +20,7 @@ const WEBHOOK_REPLY_BYTES = 1_024;
  * run that finishes first. A failed delivery (error or non-2xx) is reported to the host. Output: null.
  */
 export function runWebhook(step: FlowStepOf<"webhook">, run: StepRunContext): null | Promise<null> {
-  const secretNames = secretNamesIn([step.url, ...Object.values(step.headers), step.body]);
+  const secretNames = requestSecretNames(step);
   // Without secrets the step stays synchronous: no timer, no await.
   if (secretNames.length === 0) return startDelivery(step, run.context, run);
   return scopeWithSecrets(secretNames, run).then((scope) => startDelivery(step, scope, run));
