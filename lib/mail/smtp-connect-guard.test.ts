@@ -1,40 +1,23 @@
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
 import { parseAllowedHosts } from "@/lib/outbound/allowed-hosts";
-import type { ConnectTarget, HostLookup, ResolvedAddress } from "@/lib/outbound/safe-fetch";
+import type { ConnectTarget } from "@/lib/outbound/safe-fetch";
 import { checkMailDestination } from "@/lib/projects/check-mail-destination";
 import type { MailMessage } from "./mail-transport";
 import { createSmtpTransport } from "./smtp-transport";
 import { startTestSmtpServer, type TestSmtpServer } from "./test-smtp-server";
+import { LOOPBACK_ANSWER, PUBLIC_ADDRESS, rebindingLookup } from "@/lib/outbound/testing/rebinding-lookup";
+import { caughtAppError } from "@/test/support/caught-app-error";
 
 /**
  * Security issue 9, item 10: a project's SMTP host passes the outbound guard when saved and on every
  * connection, and the transport dials the address the guard checked. A real SMTP server on loopback;
  * DNS answers come from an injected resolver.
  */
-const PUBLIC = "93.184.215.14";
-const loopback: ResolvedAddress[] = [{ address: "127.0.0.1", family: 4 }];
 const message: MailMessage = { to: ["reader@example.test"], subject: "Guarded", text: "Hello" };
 
-function rebindingLookup(first: ResolvedAddress[], later: ResolvedAddress[]): HostLookup & { calls: () => number } {
-  let calls = 0;
-  const lookup = async () => {
-    calls += 1;
-    return calls === 1 ? first : later;
-  };
-  return Object.assign(lookup, { calls: () => calls });
-}
 
-async function failureOf(promise: Promise<unknown>): Promise<AppError> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe("SMTP: the outbound guard at connect time", () => {
   let smtp: TestSmtpServer;
@@ -58,7 +41,7 @@ describe("SMTP: the outbound guard at connect time", () => {
   });
 
   it("rebinding (public first, loopback after): each send resolves once and dials only what it checked", async () => {
-    const lookup = rebindingLookup([{ address: PUBLIC, family: 4 }], loopback);
+    const lookup = rebindingLookup([{ address: PUBLIC_ADDRESS, family: 4 }], LOOPBACK_ANSWER);
     const dialled: ConnectTarget[] = [];
     const transport = createSmtpTransport(
       { host: "mail.rebind.test", port: counterPort, secure: false, from: "shop@example.test" },
@@ -74,10 +57,10 @@ describe("SMTP: the outbound guard at connect time", () => {
         },
       },
     );
-    expect((await failureOf(transport.send(message))).code).toBe("unavailable");
-    expect(dialled).toEqual([{ address: PUBLIC, family: 4, port: counterPort, servername: "mail.rebind.test" }]);
+    expect((await caughtAppError(transport.send(message))).code).toBe("unavailable");
+    expect(dialled).toEqual([{ address: PUBLIC_ADDRESS, family: 4, port: counterPort, servername: "mail.rebind.test" }]);
     // The next send checks again; the name now answers loopback and is refused before any connection.
-    const second = await failureOf(transport.send(message));
+    const second = await caughtAppError(transport.send(message));
     expect(second.code).toBe("validation_failed");
     expect(second.message).toBe("outbound request refused: mail.rebind.test resolves to a loopback address");
     expect(lookup.calls()).toBe(2);
@@ -89,9 +72,9 @@ describe("SMTP: the outbound guard at connect time", () => {
     const dialled: ConnectTarget[] = [];
     const transport = createSmtpTransport(
       { host: "mail.mixed.test", port: counterPort, secure: false, from: "shop@example.test" },
-      { guard: { lookup: async () => [{ address: PUBLIC, family: 4 }, ...loopback], allowedHosts: [], beforeConnect: (target) => dialled.push(target) } },
+      { guard: { lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER], allowedHosts: [], beforeConnect: (target) => dialled.push(target) } },
     );
-    const error = await failureOf(transport.send(message));
+    const error = await caughtAppError(transport.send(message));
     expect(error.message).toBe("outbound request refused: mail.mixed.test resolves to a loopback address");
     expect(dialled).toEqual([]);
     expect(connections).toBe(0);
@@ -99,7 +82,7 @@ describe("SMTP: the outbound guard at connect time", () => {
 
   it("a private literal host is refused at connect time", async () => {
     for (const host of ["127.0.0.1", "10.0.0.5", "[::1]"]) {
-      const error = await failureOf(createSmtpTransport({ host, port: counterPort, secure: false, from: "shop@example.test" }, { guard: { allowedHosts: [] } }).send(message));
+      const error = await caughtAppError(createSmtpTransport({ host, port: counterPort, secure: false, from: "shop@example.test" }, { guard: { allowedHosts: [] } }).send(message));
       expect(error.code).toBe("validation_failed");
       expect(error.message).toMatch(/^outbound request refused: /);
     }
@@ -110,7 +93,7 @@ describe("SMTP: the outbound guard at connect time", () => {
     const dialled: ConnectTarget[] = [];
     const transport = createSmtpTransport(
       { host: "mail.internal.test", port: smtp.port, secure: false, from: "shop@example.test" },
-      { guard: { lookup: async () => loopback, allowedHosts: parseAllowedHosts(`mail.internal.test:${smtp.port}`), beforeConnect: (target) => dialled.push(target) } },
+      { guard: { lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts(`mail.internal.test:${smtp.port}`), beforeConnect: (target) => dialled.push(target) } },
     );
     const before = smtp.messages.length;
     await transport.send(message);
@@ -124,17 +107,17 @@ describe("SMTP: the outbound guard when the settings are saved", () => {
 
   it("refuses private hosts with an issue on mail.host", async () => {
     for (const host of ["127.0.0.1", "localhost", "169.254.169.254", "[fd00::1]"]) {
-      const error = await failureOf(checkMailDestination(settings(host), { allowedHosts: [] }));
+      const error = await caughtAppError(checkMailDestination(settings(host), { allowedHosts: [] }));
       expect(error.code).toBe("validation_failed");
       expect(error.status).toBe(422);
       expect(error.issues).toEqual([{ path: "mail.host", message: expect.stringMatching(/^outbound request refused: /) }]);
     }
-    const mixed = await failureOf(checkMailDestination(settings("mail.mixed.test"), { allowedHosts: [], lookup: async () => [{ address: PUBLIC, family: 4 }, ...loopback] }));
+    const mixed = await caughtAppError(checkMailDestination(settings("mail.mixed.test"), { allowedHosts: [], lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER] }));
     expect(mixed.issues).toEqual([{ path: "mail.host", message: "outbound request refused: mail.mixed.test resolves to a loopback address" }]);
   });
 
   it("accepts public and allow-listed hosts", async () => {
-    await expect(checkMailDestination(settings("smtp.example.test"), { allowedHosts: [], lookup: async () => [{ address: PUBLIC, family: 4 }] })).resolves.toBeUndefined();
+    await expect(checkMailDestination(settings("smtp.example.test"), { allowedHosts: [], lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }] })).resolves.toBeUndefined();
     await expect(checkMailDestination(settings("127.0.0.1", 2525), { allowedHosts: parseAllowedHosts("127.0.0.1:2525") })).resolves.toBeUndefined();
   });
 });

@@ -14,6 +14,7 @@ import { type HostLookup, type ResolvedAddress } from "./assert-public-destinati
 import { type LocalTestServer, startLocalTestServer } from "./local-test-server";
 import { type ConnectTarget } from "./pinned-connector";
 import { OUTBOUND_MAX_BYTES, safeFetch } from "./safe-fetch";
+import { PUBLIC_ADDRESS, rebindingLookup } from "./testing/rebinding-lookup";
 
 const CAP = OUTBOUND_MAX_BYTES;
 const ZEROS = Buffer.alloc(64 * 1024);
@@ -493,17 +494,7 @@ describe("safeFetch: connection errors", () => {
 });
 
 describe("safeFetch: DNS rebinding (injected resolver)", () => {
-  const PUBLIC = "93.184.215.14";
-
-  /** Answers `first` on the first lookup and `later` on every one after it, counting calls. */
-  function rebindingLookup(first: ResolvedAddress[], later: ResolvedAddress[]): HostLookup & { calls: () => number } {
-    let calls = 0;
-    const lookup = async () => {
-      calls += 1;
-      return calls === 1 ? first : later;
-    };
-    return Object.assign(lookup, { calls: () => calls });
-  }
+  const PUBLIC = PUBLIC_ADDRESS;
 
   const loopback: ResolvedAddress[] = [{ address: "127.0.0.1", family: 4 }];
 

@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { parseAllowedHosts } from "@/lib/outbound/allowed-hosts";
 import { guardedLookup } from "@/lib/outbound/guarded-socket";
-import type { ConnectTarget, HostLookup, ResolvedAddress } from "@/lib/outbound/safe-fetch";
+import type { ConnectTarget, ResolvedAddress } from "@/lib/outbound/safe-fetch";
 import { probeMongo } from "../probe-connection";
 import { guardedMongoOptions, mongoSeedHosts } from "./mongo-connect-guard";
 import { createMongoRecordStore } from "./mongodb-record-store";
+import { LOOPBACK_ANSWER, PUBLIC_ADDRESS, rebindingLookup } from "@/lib/outbound/testing/rebinding-lookup";
 
 /**
  * Security issue 9, item 10: the MongoDB driver resolves every host it connects to (seed hosts, SRV
@@ -16,17 +17,7 @@ import { createMongoRecordStore } from "./mongodb-record-store";
  * answers only checked addresses. No MongoDB server runs here: the real driver is pointed at a loopback
  * listener that counts connections, and DNS answers come from an injected resolver.
  */
-const PUBLIC = "93.184.215.14";
-const loopback: ResolvedAddress[] = [{ address: "127.0.0.1", family: 4 }];
 
-function rebindingLookup(first: ResolvedAddress[], later: ResolvedAddress[]): HostLookup & { calls: () => number } {
-  let calls = 0;
-  const lookup = async () => {
-    calls += 1;
-    return calls === 1 ? first : later;
-  };
-  return Object.assign(lookup, { calls: () => calls });
-}
 
 /** Runs a guarded lookup the way net.connect does; resolves with its answer or its error. */
 function runLookup(lookup: ReturnType<typeof guardedLookup>, hostname: string, all: boolean): Promise<{ error: Error | null; address: string | LookupAddress[]; family?: number }> {
@@ -35,17 +26,17 @@ function runLookup(lookup: ReturnType<typeof guardedLookup>, hostname: string, a
 
 describe("guardedLookup (the MongoDB driver's lookup option)", () => {
   it("answers only checked addresses, in both of Node's calling styles", async () => {
-    const lookup = guardedLookup({ lookup: async () => [{ address: PUBLIC, family: 4 }], allowedHosts: [] });
-    expect(await runLookup(lookup, "db.example.test", true)).toEqual({ error: null, address: [{ address: PUBLIC, family: 4 }], family: undefined });
-    expect(await runLookup(lookup, "db.example.test", false)).toEqual({ error: null, address: PUBLIC, family: 4 });
+    const lookup = guardedLookup({ lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }], allowedHosts: [] });
+    expect(await runLookup(lookup, "db.example.test", true)).toEqual({ error: null, address: [{ address: PUBLIC_ADDRESS, family: 4 }], family: undefined });
+    expect(await runLookup(lookup, "db.example.test", false)).toEqual({ error: null, address: PUBLIC_ADDRESS, family: 4 });
   });
 
   it("refuses a private answer, a mixed answer and localhost", async () => {
     const cases: Array<[string, ResolvedAddress[], string]> = [
-      ["db.example.test", loopback, "outbound request refused: db.example.test resolves to a loopback address"],
-      ["db.example.test", [{ address: PUBLIC, family: 4 }, { address: "10.1.2.3", family: 4 }], "outbound request refused: db.example.test resolves to a private address"],
+      ["db.example.test", LOOPBACK_ANSWER, "outbound request refused: db.example.test resolves to a loopback address"],
+      ["db.example.test", [{ address: PUBLIC_ADDRESS, family: 4 }, { address: "10.1.2.3", family: 4 }], "outbound request refused: db.example.test resolves to a private address"],
       ["db.example.test", [{ address: "169.254.169.254", family: 4 }], "outbound request refused: db.example.test resolves to the cloud metadata address"],
-      ["localhost", loopback, "outbound request refused: localhost is a loopback host name"],
+      ["localhost", LOOPBACK_ANSWER, "outbound request refused: localhost is a loopback host name"],
     ];
     for (const [hostname, answer, message] of cases) {
       const result = await runLookup(guardedLookup({ lookup: async () => answer, allowedHosts: [] }), hostname, true);
@@ -55,7 +46,7 @@ describe("guardedLookup (the MongoDB driver's lookup option)", () => {
   });
 
   it("lets an allow-listed name resolve to a private address", async () => {
-    const lookup = guardedLookup({ lookup: async () => loopback, allowedHosts: parseAllowedHosts("mongo.internal.test:27017") });
+    const lookup = guardedLookup({ lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts("mongo.internal.test:27017") });
     expect(await runLookup(lookup, "mongo.internal.test", false)).toEqual({ error: null, address: "127.0.0.1", family: 4 });
   });
 });
@@ -122,7 +113,7 @@ describe("MongoDB record store: the real driver connects only to checked address
   }
 
   it("rebinding (public first, loopback after): the driver dials only checked addresses, never loopback", async () => {
-    const lookup = rebindingLookup([{ address: PUBLIC, family: 4 }], loopback);
+    const lookup = rebindingLookup([{ address: PUBLIC_ADDRESS, family: 4 }], LOOPBACK_ANSWER);
     const dialled: ConnectTarget[] = [];
     const store = createMongoRecordStore({
       url: `mongodb://mongo.rebind.test:${port}/shop`,
@@ -141,7 +132,7 @@ describe("MongoDB record store: the real driver connects only to checked address
     // The driver asked our lookup (it resolved nothing itself), and every answer it used was checked.
     expect(lookup.calls()).toBeGreaterThanOrEqual(1);
     expect(dialled.length).toBeGreaterThanOrEqual(1);
-    expect(dialled.every((target) => target.address === PUBLIC && target.servername === "mongo.rebind.test")).toBe(true);
+    expect(dialled.every((target) => target.address === PUBLIC_ADDRESS && target.servername === "mongo.rebind.test")).toBe(true);
     expect(connections).toBe(before);
   });
 
@@ -154,7 +145,7 @@ describe("MongoDB record store: the real driver connects only to checked address
       guard: {
         lookup: async () => {
           calls += 1;
-          return [{ address: PUBLIC, family: 4 }, ...loopback];
+          return [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER];
         },
         allowedHosts: [],
         beforeConnect: (target) => dialled.push(target),
@@ -165,7 +156,7 @@ describe("MongoDB record store: the real driver connects only to checked address
     expect(calls).toBeGreaterThanOrEqual(1);
     expect(dialled).toEqual([]);
     expect(connections).toBe(before);
-    const probe = await probeMongo(`mongodb://mongo.mixed.test:${port}/shop`, 500, { lookup: async () => [{ address: PUBLIC, family: 4 }, ...loopback], allowedHosts: [] });
+    const probe = await probeMongo(`mongodb://mongo.mixed.test:${port}/shop`, 500, { lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER], allowedHosts: [] });
     expect(probe).toEqual({ ok: false, reason: "other", message: "outbound request refused: mongo.mixed.test resolves to a loopback address." });
     expect(connections).toBe(before);
   });
@@ -188,7 +179,7 @@ describe("MongoDB record store: the real driver connects only to checked address
     const store = createMongoRecordStore({
       url: `mongodb://mongo.internal.test:${port}/shop`,
       serverSelectionTimeoutMs: 700,
-      guard: { lookup: async () => loopback, allowedHosts: parseAllowedHosts(`mongo.internal.test:${port}`), beforeConnect: (target) => dialled.push(target) },
+      guard: { lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts(`mongo.internal.test:${port}`), beforeConnect: (target) => dialled.push(target) },
     });
     const before = connections;
     // Not a MongoDB server, so the ping fails; but the connection went to the checked address.

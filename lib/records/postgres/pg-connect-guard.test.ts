@@ -2,12 +2,13 @@ import net from "node:net";
 import tls from "node:tls";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AppError } from "@/lib/errors";
 import { parseAllowedHosts } from "@/lib/outbound/allowed-hosts";
-import type { ConnectTarget, HostLookup, ResolvedAddress } from "@/lib/outbound/safe-fetch";
+import type { ConnectTarget } from "@/lib/outbound/safe-fetch";
 import { probePostgres } from "../probe-connection";
 import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-postgres";
 import { createPostgresRecordStore } from "./create-postgres-record-store";
+import { LOOPBACK_ANSWER, PUBLIC_ADDRESS, rebindingLookup } from "@/lib/outbound/testing/rebinding-lookup";
+import { caughtAppError } from "@/test/support/caught-app-error";
 
 /**
  * Security issue 9, item 10: a customer PostgreSQL URL passes the outbound guard on EVERY connection
@@ -15,27 +16,8 @@ import { createPostgresRecordStore } from "./create-postgres-record-store";
  * (127.0.0.1), with an injected resolver simulating DNS (rebinding, mixed answers).
  */
 const databaseUrl = process.env.DATABASE_URL;
-const PUBLIC = "93.184.215.14";
-const loopback: ResolvedAddress[] = [{ address: "127.0.0.1", family: 4 }];
 
-/** Answers `first` on the first lookup and `later` on every one after it, counting calls. */
-function rebindingLookup(first: ResolvedAddress[], later: ResolvedAddress[]): HostLookup & { calls: () => number } {
-  let calls = 0;
-  const lookup = async () => {
-    calls += 1;
-    return calls === 1 ? first : later;
-  };
-  return Object.assign(lookup, { calls: () => calls });
-}
 
-async function failure(pending: Promise<unknown>): Promise<AppError> {
-  const error = await pending.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(AppError);
-  return error as AppError;
-}
 
 describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at connect time", () => {
   let scratch: ScratchDatabase;
@@ -70,7 +52,7 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
   });
 
   it("rebinding (public first, loopback after): each connection resolves once and dials only what it checked", async () => {
-    const lookup = rebindingLookup([{ address: PUBLIC, family: 4 }], loopback);
+    const lookup = rebindingLookup([{ address: PUBLIC_ADDRESS, family: 4 }], LOOPBACK_ANSWER);
     const dialled: ConnectTarget[] = [];
     const store = createPostgresRecordStore({
       url: urlWith("rebind.test"),
@@ -85,12 +67,12 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
     });
     try {
       // First connection: the checked public address is the one dialled (vetoed, so nothing is contacted).
-      const first = await failure(store.ping());
+      const first = await caughtAppError(store.ping());
       expect(first.code).toBe("unavailable");
       expect(lookup.calls()).toBe(1);
-      expect(dialled).toEqual([{ address: PUBLIC, family: 4, port, servername: "rebind.test" }]);
-      // The next connection is checked again: the name now answers loopback, which is refused.
-      const second = await failure(store.ping());
+      expect(dialled).toEqual([{ address: PUBLIC_ADDRESS, family: 4, port, servername: "rebind.test" }]);
+      // The next connection is checked again: the name now answers LOOPBACK_ANSWER, which is refused.
+      const second = await caughtAppError(store.ping());
       expect(second.code).toBe("unavailable");
       expect(second.message).toBe("the database is unavailable: outbound request refused: rebind.test resolves to a loopback address");
       expect(lookup.calls()).toBe(2);
@@ -105,10 +87,10 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
     const dialled: ConnectTarget[] = [];
     const store = createPostgresRecordStore({
       url: urlWith("mixed.test"),
-      guard: { lookup: async () => [{ address: PUBLIC, family: 4 }, ...loopback], allowedHosts: [], beforeConnect: (target) => dialled.push(target) },
+      guard: { lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER], allowedHosts: [], beforeConnect: (target) => dialled.push(target) },
     });
     try {
-      const error = await failure(store.find("anything"));
+      const error = await caughtAppError(store.find("anything"));
       expect(error.code).toBe("unavailable");
       expect(error.message).toBe("the database is unavailable: outbound request refused: mixed.test resolves to a loopback address");
       expect(JSON.stringify(error.message)).not.toContain("127.0.0.1");
@@ -124,7 +106,7 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
     for (const url of urls) {
       const store = createPostgresRecordStore({ url, connectionTimeoutMs: 2_000, guard: { allowedHosts: [] } });
       try {
-        const error = await failure(store.ping());
+        const error = await caughtAppError(store.ping());
         expect(error.code).toBe("unavailable");
         expect(error.message).toMatch(/^the database is unavailable: outbound request refused: /);
       } finally {
@@ -146,7 +128,7 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
       guard: {
         lookup: async () => {
           calls += 1;
-          return loopback;
+          return LOOPBACK_ANSWER;
         },
         allowedHosts: parseAllowedHosts(`db.internal.test:${port}`),
         beforeConnect: (target) => dialled.push(target),
@@ -162,16 +144,16 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
       expect(dialled.length).toBe(calls);
       expect(dialled.every((target) => target.address === "127.0.0.1" && target.port === port && target.servername === "db.internal.test")).toBe(true);
       // The same name on another port is not allow-listed.
-      const other = createPostgresRecordStore({ url: urlWith("db.internal.test").replace(`:${port}/`, ":6543/"), guard: { lookup: async () => loopback, allowedHosts: parseAllowedHosts(`db.internal.test:${port}`) } });
+      const other = createPostgresRecordStore({ url: urlWith("db.internal.test").replace(`:${port}/`, ":6543/"), guard: { lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts(`db.internal.test:${port}`) } });
       try {
-        expect((await failure(other.ping())).message).toMatch(/refused: db\.internal\.test resolves to a loopback address$/);
+        expect((await caughtAppError(other.ping())).message).toMatch(/refused: db\.internal\.test resolves to a loopback address$/);
       } finally {
         await other.close();
       }
     } finally {
       await store.close();
     }
-    const probe = await probePostgres(urlWith("db.internal.test"), 5_000, { lookup: async () => loopback, allowedHosts: parseAllowedHosts(`db.internal.test:${port}`) });
+    const probe = await probePostgres(urlWith("db.internal.test"), 5_000, { lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts(`db.internal.test:${port}`) });
     expect(probe.ok).toBe(true);
   });
 
@@ -199,10 +181,10 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
       const store = createPostgresRecordStore({
         url: `postgres://u:p@tls.internal.test:${fakePort}/db?sslmode=verify-full`,
         connectionTimeoutMs: 3_000,
-        guard: { lookup: async () => loopback, allowedHosts: parseAllowedHosts(`tls.internal.test:${fakePort}`), beforeConnect: (target) => dialled.push(target) },
+        guard: { lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts(`tls.internal.test:${fakePort}`), beforeConnect: (target) => dialled.push(target) },
       });
       try {
-        expect((await failure(store.ping())).code).toBe("unavailable");
+        expect((await caughtAppError(store.ping())).code).toBe("unavailable");
       } finally {
         await store.close();
       }
