@@ -2,7 +2,7 @@
 const nextConfig = {
   poweredByHeader: false,
   // Drivers with optional native parts stay outside the server bundle.
-  serverExternalPackages: ["mongodb", "ioredis", "nodemailer", "@electric-sql/pglite"],
+  serverExternalPackages: ["mongodb", "ioredis", "nodemailer", "@electric-sql/pglite", "bullmq", "busboy"],
 };
 
 export default nextConfig;

@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
-import { INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
+import { FORM_INTAKE_PATH, INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
 import {
   API_SECURITY_HEADERS,
   AUTH_ROUTE_SECURITY_HEADERS,
@@ -12,7 +12,8 @@ import {
 /**
  * Next 16's proxy (formerly middleware), run before every route Next serves:
  * - invocations pass untouched: the invocation handler sets their sandbox itself and they carry none
- *   of the dashboard's headers (the production server never sends them here at all);
+ *   of the dashboard's headers (the production server never sends them here at all); so do form
+ *   posts (lib/forms), without cookies on the invocation origin;
  * - on the invocation origin (INVOCATION_URL) only its public paths are served, without cookies;
  * - pages get a fresh nonce and the strict Content-Security-Policy Next reads it from, route
  *   handlers the headers of data that must not run or be framed.
@@ -26,6 +27,8 @@ export function proxy(request: NextRequest): NextResponse {
   const requestHeaders = new Headers(request.headers);
   if (route === "invocation_origin") requestHeaders.delete("cookie");
   const https = servedOverHttps(request);
+  // Form answers carry the invocation sandbox, set by their handler as invocations do.
+  if (FORM_INTAKE_PATH.test(pathname)) return NextResponse.next({ request: { headers: requestHeaders } });
 
   if (pathname.startsWith("/api/")) {
     const response = NextResponse.next({ request: { headers: requestHeaders } });

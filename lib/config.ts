@@ -43,6 +43,10 @@ const environmentSchema = z
     REDIS_URL: urlWithSchemes(["redis", "rediss"]),
     UPSTASH_REDIS_REST_URL: urlWithSchemes(["http", "https"]),
     UPSTASH_REDIS_REST_TOKEN: optionalString,
+    /** "off": this process queues automation runs but leaves working them to others (`npm run worker`). */
+    AUTOMATION_WORKER: z.enum(["on", "off"]).default("on"),
+    /** How long a worker may go silent before its runs are presumed interrupted and re-run elsewhere. */
+    AUTOMATION_LOCK_SECONDS: z.coerce.number().int().min(2).max(600).default(30),
     KV_KEY_PREFIX: optionalString.refine((value) => value === undefined || /^[A-Za-z0-9:_.-]{1,64}$/.test(value), {
       message: "must be 1-64 letters, digits or : _ . - (for example flowpoint-staging:)",
     }),

@@ -16,6 +16,8 @@ export const ID_PREFIXES = {
   file: "fil",
   secret: "sec",
   endUser: "usr",
+  submission: "sub",
+  event: "evt",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

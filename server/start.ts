@@ -3,8 +3,10 @@
  * start-up with a clear message); then invocation paths (/api/projects/<id>/fn/<slug>) are served
  * straight from the Fetch handler through a Node HTTP adapter, and every other path goes to Next's
  * request handler; with INVOCATION_URL, its host serves only the public paths (server/route-request.ts).
- * Work after responses is tracked and drained on shutdown.
+ * Work after responses is tracked (lib/http/after-response.ts) and drained on shutdown.
  */
+// First: what Next's request-scoped APIs need before any module that uses them loads.
+import "@/server/async-local-storage";
 import http from "node:http";
 import next from "next";
 import { getRequestListener } from "@hono/node-server";
@@ -14,8 +16,9 @@ import { configuredInvocationHost } from "@/lib/http/invocation-origin";
 import { closePlatformDb, migratePlatformDb } from "@/lib/platform-db/client";
 import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { closeKv } from "@/lib/kv/get-kv";
+import { pendingAfterResponseWork, settleAfterResponseWork, trackAfterResponse } from "@/lib/http/after-response";
+import { startAutomationWork } from "@/lib/automations/start-automation-work";
 import { adapterResponseClass } from "./adapter-response";
-import { BackgroundTasks } from "./background-tasks";
 import { createRequestRouter } from "./route-request";
 
 async function main(): Promise<void> {
@@ -30,13 +33,15 @@ async function main(): Promise<void> {
   const app = next({ dev, dir: process.cwd(), port: config.PORT, hostname: "localhost" });
   await app.prepare();
   const handleNext = app.getRequestHandler();
-  const background = new BackgroundTasks();
   // Next's route handlers need the real global Request/Response: leave the globals alone, and hand
   // the adapter's own Response class to the invocation handler only.
-  const hooks = { waitUntil: background.track, Response: adapterResponseClass() };
+  const hooks = { waitUntil: trackAfterResponse, Response: adapterResponseClass() };
   const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, hooks), {
     overrideGlobalObjects: false,
   });
+
+  // Every instance works the automation queue and queues schedules (unless AUTOMATION_WORKER=off).
+  const stopAutomationWork = startAutomationWork();
 
   const server = http.createServer(createRequestRouter({ handleInvocation, handleNext, invocationHost: configuredInvocationHost() }));
   server.keepAliveTimeout = 65_000;
@@ -48,7 +53,10 @@ async function main(): Promise<void> {
     closing = true;
     server.close();
     server.closeIdleConnections();
-    await background.drain();
+    // Runs in progress finish (their jobs are re-run elsewhere if they cannot); no new ones start.
+    await stopAutomationWork();
+    // Execution logs, webhook deliveries and mails of both the fast path and Next's handlers.
+    if (!(await settleAfterResponseWork())) console.error(`[server] shutting down with ${pendingAfterResponseWork()} after-response tasks unfinished`);
     await Promise.allSettled([closeAllRecordStores(), closeKv(), app.close()]);
     await closePlatformDb();
     process.exit(0);

@@ -6,8 +6,9 @@ import { getRequestListener } from "@hono/node-server";
 import { invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
 import { INVOCATION_PATH } from "@/lib/http/invocation-origin";
 import { markSocketIp } from "@/lib/http/client-ip";
-import { BackgroundTasks } from "@/server/background-tasks";
+import { settleAfterResponseWork, trackAfterResponse } from "@/lib/http/after-response";
 import { adapterResponseClass } from "@/server/adapter-response";
+import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
 
 /**
  * Serves the App Router's route handlers (app/api/** /route.ts) over real HTTP on loopback, without a
@@ -80,8 +81,7 @@ export interface RouteServer {
 
 export async function startRouteServer(): Promise<RouteServer> {
   const routes = await discoverRoutes();
-  const background = new BackgroundTasks();
-  const invocationHooks = { waitUntil: background.track, Response: adapterResponseClass() };
+  const invocationHooks = { waitUntil: trackAfterResponse, Response: adapterResponseClass() };
   const listener = getRequestListener(
     async (request: Request) => {
       const { pathname } = new URL(request.url);
@@ -106,9 +106,13 @@ export async function startRouteServer(): Promise<RouteServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     routes: routes.map(({ handlers: _handlers, ...route }) => route),
-    drain: () => background.drain(),
+    drain: async () => {
+      await settleAfterResponseWork();
+    },
     close: async () => {
-      await background.drain();
+      await settleAfterResponseWork();
+      // The automation queue's worker (BullMQ connections, in-process runs) stops with the server.
+      await closeAutomationQueue();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

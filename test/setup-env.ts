@@ -25,3 +25,8 @@ if (process.env.OUTBOUND_ALLOWED_HOSTS === undefined) {
   if (allowed.length > 0) process.env.OUTBOUND_ALLOWED_HOSTS = allowed.join(",");
 }
 resetConfigForTests();
+
+// Test files run in parallel processes against one Redis: each gets its own key space, so one
+// file's automation worker never takes another file's jobs and rate limits never collide.
+process.env.KV_KEY_PREFIX ??= `test-${process.pid}:`;
+resetConfigForTests();

@@ -92,6 +92,6 @@ export async function registerEndUser(options: RegisterEndUserOptions): Promise<
     throw new AppError("unavailable", "the verification email could not be sent, so the account was not created; try again later", { cause: error });
   }
 
-  emitRecordChange({ type: "create", projectId: project.id, schema: schema.name, record: profile });
+  await emitRecordChange({ type: "create", projectId: project.id, schema: schema.name, record: profile });
   return { ...profile, email, emailVerified: profile.emailVerified === true };
 }

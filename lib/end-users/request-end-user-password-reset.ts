@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ACCOUNT_FIELDS, RESET_TOKEN_TTL_MS } from "./account-fields";
-import { runAfterResponse } from "./after-response";
+import { runAfterResponse } from "@/lib/http/after-response";
 import type { AuthSchemaContext } from "./auth-schema-context";
 import { emailInputSchema, parseEndUserInput } from "./end-user-input";
 import { enforceEndUserRateLimit } from "./end-user-rate-limits";

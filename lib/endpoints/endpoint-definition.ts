@@ -55,7 +55,7 @@ export function isReservedResponseHeader(name: string): boolean {
   return RESERVED_RESPONSE_HEADERS.has(name) || name.startsWith("access-control-");
 }
 
-const originSchema = z.string().refine(
+export const originSchema = z.string().refine(
   (value) => {
     if (value === "*") return true;
     try {

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { AppError, isAppError, issuesFromZod } from "@/lib/errors";
-import { newId } from "@/lib/ids";
-import { runFlow, type FlowOutcome, type StepResult } from "@/lib/flow/engine/run-flow";
-import { writeExecutionLog } from "@/lib/flow/execution-log/write-execution-log";
-import { createProjectFlowServices } from "@/lib/flow-services/create-project-flow-services";
+import type { FlowOutcome, StepResult } from "@/lib/flow/engine/run-flow";
+import { waitUntil } from "@/lib/http/after-response";
 import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
+import { runProjectFlow } from "@/lib/runs/run-project-flow";
 import { listSchemas } from "@/lib/schemas/list-schemas";
 import { getEndpointOrThrow } from "./get-endpoint-or-throw";
 import { validateEndpointOrThrow } from "./validate-endpoint";
@@ -50,36 +49,30 @@ export async function testRunEndpoint(options: { project: ProjectRow; input: unk
     throw error;
   });
 
-  const schemas = await listSchemas({ projectId: options.project.id });
-  const executionId = newId("execution");
-  const startedAt = new Date();
-  const run = await runFlow({
+  const [schemas, store] = await Promise.all([listSchemas({ projectId: options.project.id }), getProjectRecordStore({ project: options.project })]);
+  const { executionId, run, answer } = await runProjectFlow({
+    project: options.project,
+    schemas,
+    store,
     steps: endpoint.steps,
     context: { body, query, user },
-    services: createProjectFlowServices({ project: options.project, schemas, waitUntil: options.waitUntil }),
-  });
-  const { failure, ...answer } = answerForRun(endpoint.response, run, executionId);
-
-  const store = await getProjectRecordStore({ project: options.project });
-  await writeExecutionLog({
-    store,
-    projectId: options.project.id,
-    retentionDays: options.project.logRetentionDays,
-    executionId,
     source: { type: "test_run", endpointId: parsed.data.endpointId },
-    startedAt,
-    run,
-    httpStatus: answer.status,
-    error: failure,
     request: { query, body },
+    waitUntil: options.waitUntil ?? waitUntil,
+    // Stored before the answer, so the log the dashboard opens next is there.
+    log: "await",
+    answer: (result, id) => answerForRun(endpoint.response, result, id),
   });
+  // The draft's steps were validated above, so the flow ran: `run` is set.
+  const { outcome, steps } = run!;
+  const response = answer.response;
 
-  let responseBody: unknown = answer.body;
-  if (answer.contentType.startsWith("application/json")) responseBody = JSON.parse(answer.body);
+  let responseBody: unknown = response.body;
+  if (response.contentType.startsWith("application/json")) responseBody = JSON.parse(response.body);
   return {
     executionId,
-    outcome: run.outcome,
-    steps: run.steps,
-    response: { status: answer.status, headers: { ...answer.headers, "content-type": answer.contentType }, body: responseBody },
+    outcome,
+    steps,
+    response: { status: response.status, headers: { ...response.headers, "content-type": response.contentType }, body: responseBody },
   };
 }

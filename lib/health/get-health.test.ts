@@ -12,6 +12,7 @@ describe("health", () => {
     expect(report.backends.platformDb).toMatchObject({ kind: process.env.DATABASE_URL ? "postgres" : "pglite", state: "up" });
     expect(report.backends.kv).toMatchObject({ kind: process.env.REDIS_URL ? "redis" : "memory", state: "up" });
     expect(report.backends.mail).toMatchObject({ kind: "local" });
+    expect(report.automations).toMatchObject(process.env.REDIS_URL ? { queue: "bullmq", durable: true } : { queue: "in-process", durable: false });
     const response = await GET();
     expect(response.status).toBe(200);
     const text = await response.text();

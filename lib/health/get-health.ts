@@ -14,6 +14,8 @@ export interface HealthReport {
   status: "ok" | "degraded";
   embedded: boolean;
   backends: Record<string, BackendHealth>;
+  /** Where automation runs wait, and whether they survive a restart. */
+  automations: { queue: "bullmq" | "in-process"; durable: boolean; note?: string };
 }
 
 async function probe(kind: string, check: () => Promise<unknown>, timeoutMs = 2_000): Promise<BackendHealth> {
@@ -48,5 +50,9 @@ export async function getHealth(): Promise<HealthReport> {
   // Mail is not probed: connecting to a mail server on every health check would be rude to it.
   const backends: Record<string, BackendHealth> = { platformDb, kv: keyValue, mail: { kind: getPlatformMailTransport().kind, state: "up" } };
   const status = Object.values(backends).every((backend) => backend.state === "up") ? "ok" : "degraded";
-  return { status, embedded: config.embedded, backends };
+  // As get-automation-queue.ts chooses; read from the configuration, so a health check opens no queue.
+  const automations: HealthReport["automations"] = config.REDIS_URL
+    ? { queue: "bullmq", durable: true }
+    : { queue: "in-process", durable: false, note: "automation runs wait in this process: a restart drops runs not yet started (set REDIS_URL for a durable queue)" };
+  return { status, embedded: config.embedded, backends, automations };
 }

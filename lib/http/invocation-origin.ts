@@ -12,10 +12,13 @@ import { getAppUrl } from "@/lib/app-url";
 /** `/api/projects/<id>/fn/<slug>`: the invocation path (lib/endpoints/invoke/invoke-endpoint.ts). */
 export const INVOCATION_PATH = /^\/api\/projects\/([^/]+)\/fn\/([^/]+)\/?$/;
 
+/** `/api/projects/<id>/forms/<form>`: the public form intake (lib/forms); it sets the invocation sandbox itself. */
+export const FORM_INTAKE_PATH = /^\/api\/projects\/[^/]+\/forms(?:\/|$)/;
+
 const SERVED_ON_INVOCATION_ORIGIN: readonly RegExp[] = [
   INVOCATION_PATH,
-  // Form posts of owners' pages (reserved for the forms feature).
-  /^\/api\/projects\/[^/]+\/forms(?:\/|$)/,
+  // Form posts of owners' pages.
+  FORM_INTAKE_PATH,
   // End users' own auth API: /api/projects/<id>/auth/<schema>/<action>
   /^\/api\/projects\/[^/]+\/auth\/[^/]+\/[^/]+\/?$/,
   // The pages end users reach from their emails: /auth/<projectId>/<schema>/<page>

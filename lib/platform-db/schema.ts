@@ -162,12 +162,15 @@ export const automations = pgTable(
     name: text("name").notNull(),
     trigger: jsonb("trigger").$type<Record<string, unknown>>().notNull(),
     steps: jsonb("steps").$type<unknown[]>().notNull(),
+    retry: jsonb("retry").$type<{ attempts: number; backoffSeconds: number }>().notNull().default({ attempts: 0, backoffSeconds: 30 }),
+    /** The form trigger's slug (unique per project), null for other triggers: the intake route's key. */
+    form: text("form"),
     enabled: boolean("enabled").notNull().default(true),
     version: integer("version").notNull().default(1),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("automations_project_idx").on(t.projectId)],
+  (t) => [index("automations_project_idx").on(t.projectId), uniqueIndex("automations_project_form_unique").on(t.projectId, t.form)],
 );
 
 export const emailTemplates = pgTable(

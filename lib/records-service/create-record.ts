@@ -33,6 +33,6 @@ export async function createRecord(options: CreateRecordOptions): Promise<Public
     rethrowUniqueViolation(error, schema.name, values);
   }
   const record = presentRecord({ schema, components: schemas, record: stored });
-  if (options.origin === "api") emitRecordChange({ type: "create", projectId: options.projectId, schema: schema.name, record });
+  if (options.origin === "api") await emitRecordChange({ type: "create", projectId: options.projectId, schema: schema.name, record });
   return record;
 }

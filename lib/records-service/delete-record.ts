@@ -22,6 +22,6 @@ export async function deleteRecord(options: DeleteRecordOptions): Promise<Public
   // Someone else deleted it between the read and the delete: for this caller it was not there.
   if (deleted === 0) throw notFound();
   const record = presentRecord({ schema, components: schemas, record: stored });
-  if (options.origin === "api") emitRecordChange({ type: "delete", projectId: options.projectId, schema: schema.name, record });
+  if (options.origin === "api") await emitRecordChange({ type: "delete", projectId: options.projectId, schema: schema.name, record });
   return record;
 }

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
+import { closePlatformDb } from "@/lib/platform-db/client";
 import { emitRecordChange, onRecordChange, type RecordChangeEvent } from "./record-events";
 
 const event: RecordChangeEvent = {
@@ -14,24 +15,28 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+afterAll(async () => {
+  await closePlatformDb();
+});
+
 describe("record events", () => {
-  it("delivers events to every subscriber in order until they unsubscribe", () => {
+  it("delivers events to every subscriber in order until they unsubscribe", async () => {
     const seen: string[] = [];
     const stopA = onRecordChange((received) => void seen.push(`a:${received.record.id}`));
     unsubscribers.push(onRecordChange((received) => void seen.push(`b:${received.record.id}`)));
-    emitRecordChange(event);
+    await emitRecordChange(event);
     stopA();
-    emitRecordChange({ ...event, record: { ...event.record, id: "rec_2" } });
+    await emitRecordChange({ ...event, record: { ...event.record, id: "rec_2" } });
     expect(seen).toEqual(["a:rec_1", "b:rec_1", "b:rec_2"]);
   });
 
-  it("treats the same handler subscribed twice as two subscriptions", () => {
+  it("treats the same handler subscribed twice as two subscriptions", async () => {
     const handler = vi.fn();
     const stopFirst = onRecordChange(handler);
     unsubscribers.push(onRecordChange(handler));
-    emitRecordChange(event);
+    await emitRecordChange(event);
     stopFirst();
-    emitRecordChange(event);
+    await emitRecordChange(event);
     expect(handler).toHaveBeenCalledTimes(3);
   });
 
@@ -45,7 +50,7 @@ describe("record events", () => {
     );
     unsubscribers.push(onRecordChange(() => Promise.reject(new Error("async failure"))));
     unsubscribers.push(onRecordChange(after));
-    expect(() => emitRecordChange(event)).not.toThrow();
+    await expect(emitRecordChange(event)).resolves.toBeUndefined();
     expect(after).toHaveBeenCalledWith(event);
     await new Promise((resolve) => setImmediate(resolve));
     const lines = errors.mock.calls.map(([line]) => String(line)).join("");

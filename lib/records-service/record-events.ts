@@ -1,10 +1,12 @@
 import { log } from "@/lib/log";
+import { queueRecordTriggers } from "@/lib/automations/queue-record-triggers";
 import type { PublicRecord } from "./present-record";
 
 /**
- * The in-process bus of record changes made through the records API. The automations feature
- * subscribes to it to run "record changed" flows. Writes made by flows never emit (no chain
- * reactions): the record services emit only when their `origin` is "api".
+ * Record changes made through the records API and the dashboard: they queue the runs of the
+ * project's record automations before the write is answered, then reach in-process subscribers.
+ * Writes made by flows never emit (no chain reactions): the record services emit only when their
+ * `origin` is "api".
  */
 export interface RecordChangeEvent {
   type: "create" | "update" | "delete";
@@ -48,8 +50,16 @@ function reportHandlerFailure(event: RecordChangeEvent, error: unknown): void {
   });
 }
 
-/** Delivers an event to every subscriber. Called by the record services; never throws. */
-export function emitRecordChange(event: RecordChangeEvent): void {
+/**
+ * Queues the automation runs the change triggers (resolves once they are queued or kept in the
+ * outbox), then delivers the event to every subscriber. Called by the record services; never throws.
+ */
+export async function emitRecordChange(event: RecordChangeEvent): Promise<void> {
+  try {
+    await queueRecordTriggers(event);
+  } catch (error) {
+    log.error("record automations could not be queued", { projectId: event.projectId, schema: event.schema, type: event.type, recordId: event.record.id, error });
+  }
   for (const handler of [...handlers]) {
     try {
       const result = handler(event);

@@ -47,6 +47,6 @@ export async function updateFirstRecord(options: UpdateFirstRecordOptions): Prom
 
   const record = presentRecord({ schema, components: schemas, record: result.record });
   const previous = presentRecord({ schema, components: schemas, record: result.previous });
-  if (options.origin === "api") emitRecordChange({ type: "update", projectId: options.projectId, schema: schema.name, record, previous });
+  if (options.origin === "api") await emitRecordChange({ type: "update", projectId: options.projectId, schema: schema.name, record, previous });
   return { matched: true, record, previous };
 }

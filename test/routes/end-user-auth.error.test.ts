@@ -5,7 +5,7 @@ import { updateProject } from "@/lib/projects/update-project";
 import { createRecord } from "@/lib/records-service/create-record";
 import { getSchemaOrThrow } from "@/lib/schemas/get-schema-or-throw";
 import { listSchemas } from "@/lib/schemas/list-schemas";
-import { settleAfterResponseWork } from "@/lib/end-users/after-response";
+import { settleAfterResponseWork } from "@/lib/http/after-response";
 import {
   CUSTOMERS_SCHEMA,
   getMe,

@@ -6,7 +6,7 @@ import { listRecords } from "@/lib/records-service/list-records";
 import { parseListQuery } from "@/lib/records-service/parse-list-query";
 import { getSchemaOrThrow } from "@/lib/schemas/get-schema-or-throw";
 import { listSchemas } from "@/lib/schemas/list-schemas";
-import { settleAfterResponseWork } from "@/lib/end-users/after-response";
+import { settleAfterResponseWork } from "@/lib/http/after-response";
 import { verifyEndUserToken } from "@/lib/end-users/verify-end-user-token";
 import {
   getMe,

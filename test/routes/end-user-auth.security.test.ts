@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
-import { settleAfterResponseWork } from "@/lib/end-users/after-response";
+import { settleAfterResponseWork } from "@/lib/http/after-response";
 import { END_USER_TOKEN_TTL_SECONDS, signEndUserToken } from "@/lib/end-users/end-user-token";
 import { getEndUserTokenKey } from "@/lib/end-users/end-user-token-key";
 import { getRequestClientIp } from "@/lib/end-users/request-client-ip";

@@ -12,7 +12,7 @@ import { INVOCATION_SANDBOX, dashboardContentSecurityPolicy } from "@/lib/http/s
 import { closePlatformDb, getPlatformDb } from "@/lib/platform-db/client";
 import { endpoints } from "@/lib/platform-db/schema";
 import { adapterResponseClass } from "@/server/adapter-response";
-import { BackgroundTasks } from "@/server/background-tasks";
+import { trackAfterResponse } from "@/lib/http/after-response";
 import { createRequestRouter } from "@/server/route-request";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
@@ -265,8 +265,7 @@ describe("INVOCATION_URL (item 1)", () => {
     const nextCalls: Array<{ url: string; cookie: string | null; rawCookie: boolean }> = [];
 
     beforeAll(async () => {
-      const background = new BackgroundTasks();
-      const hooks = { waitUntil: background.track, Response: adapterResponseClass() };
+      const hooks = { waitUntil: trackAfterResponse, Response: adapterResponseClass() };
       const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, hooks), { overrideGlobalObjects: false });
       // Stands in for Next's handler: records what reached it.
       const handleNext = (req: IncomingMessage, res: ServerResponse): void => {

@@ -7,8 +7,8 @@ import { startRouteServer, type RouteServer } from "@/test/http-harness";
 /**
  * Every project API route behind the wrapper, every method: no credentials, a revoked key, a key of
  * another project, a key without the route's permission, and a signed-in non-member.
- * Invocation routes (/fn/) and end-user auth routes (/auth/, public by design: a site's visitors
- * call them) have their own auth modes and their own security tests.
+ * Invocation routes (/fn/), end-user auth routes (/auth/) and the form intake (/forms/) are public
+ * by design (a site's visitors call them) and have their own auth modes and security tests.
  */
 let server: RouteServer;
 let project: ProjectFixture;
@@ -35,7 +35,11 @@ afterAll(async () => {
 
 function projectRoutes() {
   return server.routes.filter(
-    (route) => route.pattern.startsWith("/api/projects/[projectId]") && !route.pattern.includes("/fn/") && !route.pattern.startsWith("/api/projects/[projectId]/auth/"),
+    (route) =>
+      route.pattern.startsWith("/api/projects/[projectId]") &&
+      !route.pattern.includes("/fn/") &&
+      !route.pattern.startsWith("/api/projects/[projectId]/auth/") &&
+      !route.pattern.startsWith("/api/projects/[projectId]/forms/"),
   );
 }
 

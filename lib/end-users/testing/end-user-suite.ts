@@ -10,7 +10,7 @@ import { createScratchDatabase, type ScratchDatabase } from "@/lib/records/testi
 import { createSchema } from "@/lib/schemas/create-schema";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { settleAfterResponseWork } from "../after-response";
+import { settleAfterResponseWork } from "@/lib/http/after-response";
 
 /**
  * Shared set-up of the end-user auth route tests: the app's routes over real HTTP, a real SMTP

@@ -1,11 +1,8 @@
 import { AppError, errorBody, isAppError } from "@/lib/errors";
 import { INVOCATION_PATH } from "@/lib/http/invocation-origin";
 import { INVOCATION_SECURITY_HEADERS } from "@/lib/http/security-headers";
-import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { runFlow } from "@/lib/flow/engine/run-flow";
-import { writeExecutionLog } from "@/lib/flow/execution-log/write-execution-log";
-import { createProjectFlowServices } from "@/lib/flow-services/create-project-flow-services";
+import { runProjectFlow } from "@/lib/runs/run-project-flow";
 import { authenticateCaller } from "./authenticate-caller";
 import { corsHeaders, preflightHeaders } from "./cors";
 import { getProjectRuntime, type ProjectRuntime, type RuntimeEndpoint } from "./project-runtime";
@@ -19,7 +16,8 @@ import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse
  * The invocation core: a Fetch handler with no framework imports. The App Router route handler and
  * the production server's fast path both call it (DESIGN.md section 4):
  * match → authenticate → rate limit → CORS → cache lookup → read body → run flow → render →
- * store cache entry → write execution log (after the response, through `waitUntil`).
+ * store cache entry; runProjectFlow (lib/runs) runs the flow and queues its execution log after the
+ * response, through `waitUntil`.
  */
 export interface InvocationHooks {
   /** Keeps work that runs after the response alive: Next's after(), the server's tracked promises. */
@@ -74,37 +72,24 @@ async function execute(
   const definition = endpoint.definition;
   const body = BODY_METHODS.has(request.method) ? await readInvocationBody(request) : {};
   const query = queryObject(url.searchParams);
-  const executionId = newId("execution");
-  const startedAt = new Date();
-  const run = endpoint.steps
-    ? await runFlow({
-        steps: endpoint.steps,
-        context: { body, query, user },
-        services: createProjectFlowServices({ project: runtime.project, schemas: runtime.schemas, store: runtime.store, waitUntil: hooks.waitUntil }),
-      })
-    : null;
-  const { failure, ...answer } = answerForRun(definition.response, run, executionId);
-  const outcome: Outcome = {
-    ...answer,
+  const { executionId, run, answer } = await runProjectFlow({
+    project: runtime.project,
+    schemas: runtime.schemas,
+    store: runtime.store,
+    steps: endpoint.steps,
+    context: { body, query, user },
+    source: { type: "endpoint", endpointId: definition.id, method: definition.method, slug: definition.slug },
+    request: { query, body },
+    waitUntil: hooks.waitUntil,
+    log: "after",
+    answer: (result, id) => answerForRun(definition.response, result, id),
+  });
+  const response = answer.response;
+  return {
+    ...response,
     executionId,
-    cacheable: endpoint.cacheable && run?.outcome === "completed" && answer.status >= 200 && answer.status < 300,
+    cacheable: endpoint.cacheable && run?.outcome === "completed" && response.status >= 200 && response.status < 300,
   };
-
-  hooks.waitUntil(
-    writeExecutionLog({
-      store: runtime.store,
-      projectId: runtime.project.id,
-      retentionDays: runtime.project.logRetentionDays,
-      executionId,
-      source: { type: "endpoint", endpointId: definition.id, method: definition.method, slug: definition.slug },
-      startedAt,
-      run,
-      httpStatus: outcome.status,
-      error: failure,
-      request: { query, body },
-    }),
-  );
-  return outcome;
 }
 
 /** A path segment as text; null for malformed percent-encoding (no such endpoint, not a server error). */

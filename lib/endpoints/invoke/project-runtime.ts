@@ -2,7 +2,9 @@ import { and, eq } from "drizzle-orm";
 import { parseFlowOrThrow, type FlowStep } from "@/lib/flow/flow-definition";
 import { log } from "@/lib/log";
 import { getPlatformDb } from "@/lib/platform-db/client";
-import { endpoints, projects, schemaDefinitions } from "@/lib/platform-db/schema";
+import { automations, endpoints, projects, schemaDefinitions } from "@/lib/platform-db/schema";
+import type { AutomationDefinition, RecordEventType } from "@/lib/automations/automation-definition";
+import { toAutomationDefinition } from "@/lib/automations/automation-row";
 import { toStoredSchema, type StoredSchema } from "@/lib/schemas/stored-schema";
 import { getRecordStore } from "@/lib/records/get-record-store";
 import type { RecordStore } from "@/lib/records/record-store";
@@ -19,6 +21,31 @@ export interface RuntimeEndpoint {
   cacheable: boolean;
 }
 
+/** An automation ready to run: the definition with its steps parsed once. */
+export interface RuntimeAutomation {
+  definition: AutomationDefinition;
+  /** Null when the stored flow no longer validates (its runs fail, logged). */
+  steps: readonly FlowStep[] | null;
+}
+
+/**
+ * The project's automations; the enabled ones grouped the way events look them up, so a record write or a
+ * form post never reads the platform database to find what it triggers.
+ */
+export interface RuntimeAutomations {
+  /** Every automation, disabled ones too (a manual run may start a disabled automation). */
+  byId: Map<string, RuntimeAutomation>;
+  /** Form slug → its automation. */
+  forms: Map<string, RuntimeAutomation>;
+  /** `${schema} ${event}` → the automations it triggers. */
+  records: Map<string, RuntimeAutomation[]>;
+  schedules: RuntimeAutomation[];
+}
+
+export function recordTriggerKey(schema: string, event: RecordEventType): string {
+  return `${schema} ${event}`;
+}
+
 /** What the hot path needs of a project, loaded in one go and cached in process. */
 export interface ProjectRuntime {
   project: typeof projects.$inferSelect;
@@ -30,6 +57,7 @@ export interface ProjectRuntime {
   schemas: StoredSchema[];
   /** The customer database handle (its URL decrypted once per load, not per call). */
   store: RecordStore;
+  automations: RuntimeAutomations;
 }
 
 /**
@@ -45,31 +73,65 @@ const cache = new Map<string, ProjectRuntime>();
 const loading = new Map<string, Promise<ProjectRuntime | null>>();
 
 function toRuntimeEndpoint(definition: EndpointDefinition): RuntimeEndpoint {
-  let steps: readonly FlowStep[] | null = null;
-  try {
-    steps = parseFlowOrThrow(definition.steps);
-  } catch (error) {
-    log.error("stored endpoint flow is invalid", { endpointId: definition.id, error });
-  }
+  const steps = parseStoredSteps(definition.steps, { endpointId: definition.id });
   return { definition, steps, cacheable: definition.method === "GET" && definition.auth === "public" && definition.cacheSeconds > 0 };
+}
+
+function parseStoredSteps(steps: unknown, owner: Record<string, string>): readonly FlowStep[] | null {
+  try {
+    return parseFlowOrThrow(steps);
+  } catch (error) {
+    log.error("stored flow is invalid", { ...owner, error });
+    return null;
+  }
+}
+
+function groupAutomations(definitions: AutomationDefinition[]): RuntimeAutomations {
+  const grouped: RuntimeAutomations = { byId: new Map(), forms: new Map(), records: new Map(), schedules: [] };
+  for (const definition of definitions) {
+    const automation: RuntimeAutomation = { definition, steps: parseStoredSteps(definition.steps, { automationId: definition.id }) };
+    grouped.byId.set(definition.id, automation);
+    if (!definition.enabled) continue;
+    const trigger = definition.trigger;
+    if (trigger.type === "form") grouped.forms.set(trigger.form, automation);
+    else if (trigger.type === "schedule") grouped.schedules.push(automation);
+    else if (trigger.type === "record") {
+      for (const event of trigger.events) {
+        const key = recordTriggerKey(trigger.schema, event);
+        const list = grouped.records.get(key);
+        if (list) list.push(automation);
+        else grouped.records.set(key, [automation]);
+      }
+    }
+  }
+  return grouped;
 }
 
 async function loadProjectRuntime(projectId: string, generation: string): Promise<ProjectRuntime | null> {
   const db = await getPlatformDb();
-  const [projectRows, endpointRows, schemaRows] = await Promise.all([
+  const [projectRows, endpointRows, schemaRows, automationRows] = await Promise.all([
     db.select().from(projects).where(eq(projects.id, projectId)).limit(1),
     db
       .select()
       .from(endpoints)
       .where(and(eq(endpoints.projectId, projectId), eq(endpoints.enabled, true))),
     db.select().from(schemaDefinitions).where(eq(schemaDefinitions.projectId, projectId)),
+    db.select().from(automations).where(eq(automations.projectId, projectId)),
   ]);
   const project = projectRows[0];
   if (!project) return null;
   const routes = new Map<string, RuntimeEndpoint>();
   for (const row of endpointRows) routes.set(`${row.method} ${row.slug}`, toRuntimeEndpoint(toEndpointDefinition(row)));
   const store = getRecordStore(getProjectDatabaseTarget(project));
-  return { project, generation, loadedAt: Date.now(), routes, schemas: schemaRows.map(toStoredSchema), store };
+  return {
+    project,
+    generation,
+    loadedAt: Date.now(),
+    routes,
+    schemas: schemaRows.map(toStoredSchema),
+    store,
+    automations: groupAutomations(automationRows.map(toAutomationDefinition)),
+  };
 }
 
 /** The project's runtime, fresh for its current generation; null when the project does not exist. */

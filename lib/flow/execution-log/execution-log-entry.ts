@@ -1,12 +1,23 @@
 import type { FlowOutcome, StepStatus } from "@/lib/flow/engine/run-flow";
 import type { StepKind } from "@/lib/flow/steps/step-kind";
+import type { TriggerType } from "@/lib/automations/automation-definition";
 
 /** The customer-database collection that holds execution logs (they contain request data). */
 export const EXECUTIONS_COLLECTION = "_executions";
 
 export type ExecutionSource =
   | { type: "endpoint"; endpointId: string; method: string; slug: string }
-  | { type: "automation"; automationId: string }
+  | {
+      type: "automation";
+      automationId: string;
+      trigger: TriggerType;
+      /** 1 for the first run of a trigger event, then 2, 3… for its retries. */
+      attempt: number;
+      /** The execution this run retries, when it is a retry. */
+      retryOf?: string | null;
+      /** This run repeats one whose worker died mid-run (it may have done some of its steps). */
+      afterInterruption?: boolean;
+    }
   | { type: "test_run"; endpointId: string | null };
 
 export interface ExecutionStepLog {
@@ -28,6 +39,14 @@ export interface ExecutionLogEntry {
   automationId: string | null;
   method: string | null;
   slug: string | null;
+  /** What started an automation run; null for endpoint calls and test runs. */
+  trigger: TriggerType | null;
+  /** An automation run's attempt (1 first, then retries); null for endpoint calls and test runs. */
+  attempt: number | null;
+  /** The execution an automation retry repeats; null otherwise. */
+  retryOf: string | null;
+  /** Set on an automation run that repeats one whose worker died mid-run. */
+  afterInterruption?: true;
   startedAt: string;
   durationMs: number;
   outcome: FlowOutcome;
@@ -35,6 +54,11 @@ export interface ExecutionLogEntry {
   httpStatus: number | null;
   error: string | null;
   steps: ExecutionStepLog[];
+  /**
+   * What started the run, redacted, the body as a capped preview. An endpoint call or a test run
+   * holds its query and JSON body; an automation run holds `query: null` and its trigger payload
+   * (the form submission, the record event, the schedule tick) as the body.
+   */
   request: { query: unknown; body: string | null } | null;
   /** Set when characters the database cannot store were replaced (make-entry-storable.ts). */
   sanitized?: true;

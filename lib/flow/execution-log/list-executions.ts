@@ -14,9 +14,10 @@ export const listExecutionsQuery = z.object({
     .optional(),
 });
 
+/** A stored entry as the API answers it; entries stored before automations ran lack their fields. */
 export function presentExecution(record: StoredRecord): ExecutionLogEntry {
   const { createdAt: _createdAt, updatedAt: _updatedAt, ...entry } = record;
-  return entry as unknown as ExecutionLogEntry;
+  return { trigger: null, attempt: null, retryOf: null, ...entry } as unknown as ExecutionLogEntry;
 }
 
 /**

@@ -68,6 +68,9 @@ describe("summarizeExecutionLogEntry", () => {
       automationId: null,
       method: "POST",
       slug: "tickets",
+      trigger: null,
+      attempt: null,
+      retryOf: null,
       startedAt: "2026-01-02T03:04:05.000Z",
       durationMs: 0,
       outcome: "failed",
@@ -77,5 +80,44 @@ describe("summarizeExecutionLogEntry", () => {
       request: null,
       note: SUMMARY_NOTE,
     });
+  });
+});
+
+describe("an automation run's entry", () => {
+  const built = buildExecutionLogEntry({
+    executionId: newId("execution"),
+    source: { type: "automation", automationId: "aut_1", trigger: "form", attempt: 2, retryOf: "exe_01jz00000000000000000000aa" },
+    startedAt: new Date("2026-01-02T03:04:05.000Z"),
+    run: null,
+    httpStatus: null,
+    error: "the stored flow is invalid",
+    request: { query: null, body: { email: "a@example.com", password: "p" } },
+  });
+
+  it("names the automation, its trigger and attempt, and keeps the trigger payload as the request body", () => {
+    expect(built).toMatchObject({
+      source: "automation",
+      endpointId: null,
+      automationId: "aut_1",
+      method: null,
+      slug: null,
+      trigger: "form",
+      attempt: 2,
+      retryOf: "exe_01jz00000000000000000000aa",
+      httpStatus: null,
+      error: "the stored flow is invalid",
+      request: { query: null, body: '{"email":"a@example.com","password":"[redacted]"}' },
+    });
+    expect(makeEntryStorable(built)).toEqual(built);
+  });
+
+  it("keeps trigger and attempt in its summary, and not the payload", () => {
+    expect(summarizeExecutionLogEntry(built)).toMatchObject({ automationId: "aut_1", trigger: "form", attempt: 2, retryOf: "exe_01jz00000000000000000000aa", request: null, error: null });
+  });
+
+  it("is null in trigger, attempt and retryOf for endpoint calls and test runs", () => {
+    const testRun = buildExecutionLogEntry({ executionId: newId("execution"), source: { type: "test_run", endpointId: null }, startedAt: new Date(), run: null, httpStatus: 200 });
+    expect(testRun).toMatchObject({ trigger: null, attempt: null, retryOf: null });
+    expect(entryWith({})).toMatchObject({ trigger: null, attempt: null, retryOf: null });
   });
 });

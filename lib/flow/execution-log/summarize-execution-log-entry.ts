@@ -4,9 +4,9 @@ import { makeEntryStorable } from "./make-entry-storable";
 export const SUMMARY_NOTE = "only a summary was kept: the database refused the full entry";
 
 /**
- * What is left of an entry the database refused even alone: the run's identity, time, outcome and
- * HTTP status, with nothing the caller sent. A call with a summary can still be found and counted;
- * a call without an entry cannot.
+ * What is left of an entry the database refused even alone: the run's identity (with an automation
+ * run's trigger and attempt), time, outcome and HTTP status, with nothing the caller sent. A call
+ * with a summary can still be found and counted; a call without an entry cannot.
  */
 export function summarizeExecutionLogEntry(entry: ExecutionLogEntry): ExecutionLogEntry {
   const summary = makeEntryStorable({
@@ -16,6 +16,10 @@ export function summarizeExecutionLogEntry(entry: ExecutionLogEntry): ExecutionL
     automationId: entry.automationId,
     method: entry.method,
     slug: entry.slug,
+    trigger: entry.trigger,
+    attempt: entry.attempt,
+    retryOf: entry.retryOf,
+    ...(entry.afterInterruption ? { afterInterruption: true as const } : {}),
     startedAt: entry.startedAt,
     durationMs: entry.durationMs,
     outcome: entry.outcome,

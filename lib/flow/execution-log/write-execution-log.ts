@@ -20,6 +20,7 @@ export interface WriteExecutionLogOptions {
   httpStatus: number | null;
   /** Why the run did not happen or failed outside a step (an invalid stored flow, a bad response header). */
   error?: string | null;
+  /** Endpoints and test runs: the call's query and body; automations: `{ query: null, body: <trigger payload> }`. */
   request?: { query: unknown; body: unknown } | null;
 }
 
@@ -32,6 +33,10 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
     automationId: source.type === "automation" ? source.automationId : null,
     method: source.type === "endpoint" ? source.method : null,
     slug: source.type === "endpoint" ? source.slug : null,
+    trigger: source.type === "automation" ? source.trigger : null,
+    attempt: source.type === "automation" ? source.attempt : null,
+    retryOf: source.type === "automation" ? (source.retryOf ?? null) : null,
+    ...(source.type === "automation" && source.afterInterruption ? { afterInterruption: true as const } : {}),
     startedAt: options.startedAt.toISOString(),
     durationMs: run?.durationMs ?? 0,
     outcome: run?.outcome ?? "failed",

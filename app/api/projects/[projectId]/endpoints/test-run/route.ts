@@ -1,6 +1,6 @@
 import { withProjectAuth } from "@/lib/http/with-project-auth";
 import { readJson } from "@/lib/http/read-json";
-import { waitUntil } from "@/lib/http/wait-until";
+import { waitUntil } from "@/lib/http/after-response";
 import { testRunEndpoint } from "@/lib/endpoints/test-run-endpoint";
 
 /** Runs an unsaved draft for real: `{endpoint, body, query, user?}` → `{executionId, outcome, steps, response}`. */

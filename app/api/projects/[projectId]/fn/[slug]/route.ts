@@ -1,4 +1,4 @@
-import { waitUntil } from "@/lib/http/wait-until";
+import { waitUntil } from "@/lib/http/after-response";
 import { invokeEndpoint, type InvocationHooks } from "@/lib/endpoints/invoke/invoke-endpoint";
 
 /**

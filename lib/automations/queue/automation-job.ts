@@ -1,0 +1,34 @@
+import type { AutomationRetry, TriggerType } from "../automation-definition";
+
+/**
+ * One queued run of an automation. The same shape travels through every queue backend (BullMQ on
+ * Redis, in-process without it) and is all a worker needs: the automation's definition is read
+ * from the project runtime at run time, so an edit made while the job waited applies.
+ */
+export interface AutomationJob {
+  /**
+   * The idempotency key: queueing the same key again while the job is known does nothing, so an
+   * event delivered twice (outbox drain, two instances) runs once. Built by automationJobId().
+   */
+  id: string;
+  projectId: string;
+  automationId: string;
+  triggerType: TriggerType;
+  /** What the flow reads as `trigger.*` (DESIGN.md "Automations"). */
+  trigger: unknown;
+  /** The execution id of the first attempt, answered to manual runs (202) before the run starts. */
+  executionId: string;
+  /** ISO time the job was queued (the delay from the event to the run is measured from it). */
+  queuedAt: string;
+  /** The automation's retry policy when the job was queued (the queue schedules the attempts). */
+  retry: AutomationRetry;
+}
+
+/**
+ * The key of one event for one automation: `record:<eventId>`, `form:<submissionId>`,
+ * `schedule:<tick ISO time>`, `manual:<executionId>`. BullMQ ids must not contain ":" alone
+ * as a number-like value; the prefix keeps them textual.
+ */
+export function automationJobId(kind: TriggerType, eventKey: string, automationId: string): string {
+  return `${kind}-${eventKey}-${automationId}`;
+}

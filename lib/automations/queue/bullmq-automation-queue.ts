@@ -1,0 +1,189 @@
+import { DelayedError, Queue, Worker, type Job } from "bullmq";
+import { Redis } from "ioredis";
+import { AppError } from "@/lib/errors";
+import { log } from "@/lib/log";
+import type { AttemptOutcome, AutomationAttempt } from "../run-automation-job";
+import type { AutomationJob } from "./automation-job";
+import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AutomationQueue } from "./automation-queue";
+import { ProjectRunSlots } from "./project-run-slots";
+
+export const AUTOMATION_QUEUE_NAME = "automations";
+
+export interface BullmqAutomationQueueOptions {
+  redisUrl: string;
+  /** Namespaces the queue's keys (KV_KEY_PREFIX), so several deployments can share one Redis. */
+  keyPrefix: string;
+  process: (job: AutomationJob, attempt: AutomationAttempt, signal: AbortSignal) => Promise<AttemptOutcome>;
+  concurrency?: number;
+  projectConcurrency?: number;
+  /** A worker that stops renewing its lock this long is presumed dead and its job re-run. */
+  lockDurationMs?: number;
+  stalledIntervalMs?: number;
+  /** How long add() waits for Redis before answering unavailable. */
+  addTimeoutMs?: number;
+}
+
+/** A run that failed; thrown to BullMQ so that its retry policy (attempts, backoff) applies. */
+class AutomationRunFailed extends Error {
+  override name = "AutomationRunFailed";
+}
+
+// Completed jobs stay known for an hour: an event queued again within it (outbox drain, a second
+// instance's schedule tick) is recognised by its id and not run twice.
+const KEEP_COMPLETED = { age: 3_600, count: 100_000 };
+const KEEP_FAILED = { age: 7 * 24 * 3_600, count: 10_000 };
+// The run budget (30 s) plus the log write, with margin.
+const SLOT_TTL_MS = 90_000;
+const SLOT_WAIT_MS = 250;
+// A job another kind of worker must run (a built-in database's project) waits a moment for one.
+const DEFERRED_WAIT_MS = 1_000;
+
+const WARNING_INTERVAL_MS = 30_000;
+const lastWarnings = new Map<string, number>();
+
+/** Connection errors repeat on every reconnect attempt while Redis is away: one line per kind per 30 s. */
+function warnThrottled(message: string, error: Error): void {
+  const now = Date.now();
+  if (now - (lastWarnings.get(message) ?? 0) < WARNING_INTERVAL_MS) return;
+  lastWarnings.set(message, now);
+  log.warn(message, { error: error.message });
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError("unavailable", "the automation queue did not answer")), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * The automation queue on Redis, with BullMQ: jobs survive restarts, every instance (and
+ * `npm run worker`) works the same queue, a job's id is its idempotency key, retries follow the
+ * automation's policy, and a worker killed mid-run has its job re-run by another once its lock
+ * lapses (BullMQ's stalled-job check). BullMQ has no per-group concurrency in its open-source
+ * edition, so a project's share is bounded by a Redis semaphore (project-run-slots.ts): a job whose
+ * project is at its limit goes back to the delayed set for a moment and other projects' jobs run.
+ */
+export class BullmqAutomationQueue implements AutomationQueue {
+  readonly kind = "bullmq";
+  readonly durable = true;
+  private readonly producer: Redis;
+  private readonly queue: Queue<AutomationJob>;
+  private worker: Worker<AutomationJob> | null = null;
+  private workerConnection: Redis | null = null;
+  private readonly controllers = new Set<AbortController>();
+
+  constructor(private readonly options: BullmqAutomationQueueOptions) {
+    this.producer = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
+    this.producer.on("error", (error) => warnThrottled("automation queue connection error", error));
+    this.queue = new Queue<AutomationJob>(AUTOMATION_QUEUE_NAME, { connection: this.producer, prefix: this.bullPrefix });
+    this.queue.on("error", (error) => warnThrottled("automation queue error", error));
+  }
+
+  private get bullPrefix(): string {
+    return `${this.options.keyPrefix}bull`;
+  }
+
+  async add(jobs: readonly AutomationJob[]): Promise<void> {
+    const bulk = jobs.map((job) => ({
+      name: job.triggerType,
+      data: job,
+      opts: {
+        jobId: job.id,
+        attempts: 1 + job.retry.attempts,
+        backoff: { type: "fixed" as const, delay: job.retry.backoffSeconds * 1_000 },
+        removeOnComplete: KEEP_COMPLETED,
+        removeOnFail: KEEP_FAILED,
+      },
+    }));
+    try {
+      await withTimeout(this.queue.addBulk(bulk), this.options.addTimeoutMs ?? 3_000);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError("unavailable", "the automation queue is unavailable", { cause: error });
+    }
+  }
+
+  startWorker(): void {
+    if (this.worker) return;
+    const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
+    connection.on("error", (error) => warnThrottled("automation worker connection error", error));
+    this.workerConnection = connection;
+    const slots = new ProjectRunSlots({
+      redis: connection,
+      keyPrefix: `${this.bullPrefix}:${AUTOMATION_QUEUE_NAME}:`,
+      limit: this.options.projectConcurrency ?? PROJECT_CONCURRENCY,
+      slotTtlMs: SLOT_TTL_MS,
+    });
+    this.worker = new Worker<AutomationJob>(AUTOMATION_QUEUE_NAME, (job, token) => this.work(job, token, slots), {
+      connection,
+      prefix: this.bullPrefix,
+      concurrency: this.options.concurrency ?? WORKER_CONCURRENCY,
+      lockDuration: this.options.lockDurationMs ?? 30_000,
+      stalledInterval: this.options.stalledIntervalMs ?? 15_000,
+      maxStalledCount: 1,
+    });
+    this.worker.on("error", (error) => warnThrottled("automation worker error", error));
+    this.worker.on("failed", (job, error) => {
+      if (job && !(error instanceof AutomationRunFailed) && error.name !== "AutomationRunFailed") {
+        log.error("automation job failed outside its run", { jobId: job.id, error: error.message });
+      }
+    });
+  }
+
+  private async work(job: Job<AutomationJob>, token: string | undefined, slots: ProjectRunSlots): Promise<AttemptOutcome> {
+    const data = job.data;
+    const attemptNumber = job.attemptsMade + 1;
+    const grant = await slots.acquire(data.projectId, job.id!, `${job.id}:${attemptNumber}`);
+    if (grant === "busy") {
+      await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
+      throw new DelayedError();
+    }
+    const controller = new AbortController();
+    this.controllers.add(controller);
+    try {
+      const outcome = await this.options.process(
+        data,
+        { number: attemptNumber, maxAttempts: job.opts.attempts ?? 1, afterInterruption: grant === "after interruption" },
+        controller.signal,
+      );
+      if (outcome.status === "failed") throw new AutomationRunFailed(outcome.error);
+      if (outcome.status === "deferred") {
+        await job.moveToDelayed(Date.now() + DEFERRED_WAIT_MS, token);
+        throw new DelayedError();
+      }
+      return outcome;
+    } finally {
+      this.controllers.delete(controller);
+      await slots.release(data.projectId, job.id!, `${job.id}:${attemptNumber}`).catch((error: unknown) => {
+        log.warn("automation slot could not be released (it expires on its own)", { jobId: job.id, error });
+      });
+    }
+  }
+
+  async counts(): Promise<{ waiting: number | null; active: number | null; delayed: number | null; failed: number | null }> {
+    try {
+      const counts = await withTimeout(this.queue.getJobCounts("waiting", "active", "delayed", "failed"), 2_000);
+      return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 };
+    } catch {
+      return { waiting: null, active: null, delayed: null, failed: null };
+    }
+  }
+
+  async close(timeoutMs = 15_000): Promise<void> {
+    const closing = this.worker ? this.worker.close() : Promise.resolve();
+    // Runs still going when the time is up are cut off; their jobs are re-run after the lock lapses.
+    const timer = setTimeout(() => {
+      for (const controller of this.controllers) controller.abort(new AppError("unavailable", "the worker is shutting down"));
+    }, timeoutMs);
+    try {
+      await closing;
+    } finally {
+      clearTimeout(timer);
+    }
+    await this.queue.close().catch(() => undefined);
+    this.producer.disconnect();
+    this.workerConnection?.disconnect();
+  }
+}

@@ -1,0 +1,12 @@
+import type { AutomationJob } from "./automation-job";
+import { getAutomationQueue } from "./get-automation-queue";
+
+/**
+ * Hands runs to the queue; resolves once the queue holds them (with Redis: stored there, so they
+ * survive this process), never after they ran. A job whose id the queue already knows is skipped.
+ * Throws AppError("unavailable") when the queue cannot take them; callers decide what the answer says.
+ */
+export async function enqueueAutomationJobs(jobs: readonly AutomationJob[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await getAutomationQueue().add(jobs);
+}

@@ -1,0 +1,119 @@
+import { afterEach, describe, expect, it } from "vitest";
+import type { AttemptOutcome, AutomationAttempt } from "../run-automation-job";
+import type { AutomationJob } from "./automation-job";
+import { InProcessAutomationQueue } from "./in-process-automation-queue";
+
+/** The queue's own logic (turns, limits, ids, retries) with a runner that records what it was given. */
+function job(projectId: string, index: number, retry = { attempts: 0, backoffSeconds: 1 }): AutomationJob {
+  return {
+    id: `manual-${projectId}-${index}`,
+    projectId,
+    automationId: "aut_1",
+    triggerType: "manual",
+    trigger: { index },
+    executionId: `exe_${index}`,
+    queuedAt: new Date().toISOString(),
+    retry,
+  };
+}
+
+interface Harness {
+  queue: InProcessAutomationQueue;
+  started: Array<{ id: string; attempt: AutomationAttempt }>;
+  /** Ends the oldest running run of a project with the given outcome. */
+  finish(projectId: string, outcome?: AttemptOutcome["status"]): void;
+  running(projectId?: string): number;
+}
+
+let queues: InProcessAutomationQueue[] = [];
+afterEach(async () => {
+  await Promise.all(queues.map((queue) => queue.close(100)));
+  queues = [];
+});
+
+function harness(options: { concurrency?: number; projectConcurrency?: number } = {}): Harness {
+  const started: Harness["started"] = [];
+  const pending: Array<{ projectId: string; resolve: (outcome: AttemptOutcome) => void }> = [];
+  const queue = new InProcessAutomationQueue({
+    ...options,
+    track: () => undefined,
+    process: (queued, attempt) =>
+      new Promise<AttemptOutcome>((resolve) => {
+        started.push({ id: queued.id, attempt });
+        pending.push({ projectId: queued.projectId, resolve });
+      }),
+  });
+  queues.push(queue);
+  return {
+    queue,
+    started,
+    finish(projectId, status = "completed") {
+      const index = pending.findIndex((entry) => entry.projectId === projectId);
+      const [entry] = pending.splice(index, 1);
+      entry!.resolve(status === "failed" ? { status, executionId: "exe", error: "boom" } : status === "skipped" ? { status, reason: "gone" } : status === "deferred" ? { status } : { status, executionId: "exe" });
+    },
+    running: (projectId) => pending.filter((entry) => projectId === undefined || entry.projectId === projectId).length,
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe("in-process automation queue", () => {
+  it("runs at most five runs of one project at once and starts the next when one ends", async () => {
+    const h = harness();
+    await h.queue.add(Array.from({ length: 8 }, (_, index) => job("prj_a", index)));
+    await settle();
+    expect(h.running("prj_a")).toBe(5);
+    h.finish("prj_a");
+    await settle();
+    expect(h.running("prj_a")).toBe(5);
+    expect(h.started).toHaveLength(6);
+  });
+
+  it("takes projects in turn, so one project's backlog does not hold another's run back", async () => {
+    const h = harness({ concurrency: 2, projectConcurrency: 2 });
+    await h.queue.add(Array.from({ length: 50 }, (_, index) => job("prj_flood", index)));
+    await h.queue.add([job("prj_quiet", 0)]);
+    await settle();
+    h.finish("prj_flood");
+    await settle();
+    expect(h.started.map((entry) => entry.id)).toContain("manual-prj_quiet-0");
+    expect(h.started).toHaveLength(3);
+  });
+
+  it("runs a job whose id it has seen once", async () => {
+    const h = harness();
+    await h.queue.add([job("prj_a", 1)]);
+    await h.queue.add([job("prj_a", 1), job("prj_a", 1)]);
+    await settle();
+    expect(h.started).toHaveLength(1);
+  });
+
+  it("retries a failed run after its backoff, counting attempts, and stops after the last", async () => {
+    const h = harness();
+    await h.queue.add([job("prj_a", 1, { attempts: 1, backoffSeconds: 1 })]);
+    await settle();
+    h.finish("prj_a", "failed");
+    await settle();
+    expect(await h.queue.counts()).toMatchObject({ delayed: 1, active: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(h.started.map((entry) => entry.attempt)).toEqual([
+      { number: 1, maxAttempts: 2, afterInterruption: false },
+      { number: 2, maxAttempts: 2, afterInterruption: false },
+    ]);
+    h.finish("prj_a", "failed");
+    await settle();
+    expect(await h.queue.counts()).toMatchObject({ delayed: 0, active: 0, failed: 1 });
+  });
+
+  it("starts nothing after close", async () => {
+    const h = harness({ projectConcurrency: 1 });
+    await h.queue.add([job("prj_a", 1), job("prj_a", 2)]);
+    await settle();
+    const closing = h.queue.close(1_000);
+    h.finish("prj_a");
+    await closing;
+    await settle();
+    expect(h.started).toHaveLength(1);
+  });
+});

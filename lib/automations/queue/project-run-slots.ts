@@ -1,0 +1,62 @@
+import type { Redis } from "ioredis";
+
+/**
+ * A per-project semaphore in Redis shared by every worker: at most `limit` runs of one project at
+ * once, whichever instances run them. A slot is a sorted-set member scored by its expiry, so a
+ * worker that dies holding slots frees them when they expire (after the longest a run may take).
+ *
+ * The same script marks each attempt as started; the mark is removed when the attempt ends. A job
+ * that finds its attempt already marked was started before by a worker that died mid-run, and its
+ * log says the run is a re-run after an interruption.
+ */
+const ACQUIRE = `
+redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", ARGV[1])
+if not redis.call("ZSCORE", KEYS[1], ARGV[3]) and redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[4]) then
+  return 0
+end
+redis.call("ZADD", KEYS[1], ARGV[2], ARGV[3])
+redis.call("PEXPIRE", KEYS[1], ARGV[5])
+if redis.call("SET", KEYS[2], "1", "NX", "PX", ARGV[6]) then
+  return 1
+end
+return 2
+`;
+
+const RELEASE = `
+redis.call("ZREM", KEYS[1], ARGV[1])
+redis.call("DEL", KEYS[2])
+return 1
+`;
+
+// An attempt's start mark outlives any run; it only matters until the job is re-run or done.
+const START_MARK_TTL_MS = 24 * 3_600_000;
+
+export type SlotGrant = "granted" | "after interruption" | "busy";
+
+export interface ProjectRunSlotsOptions {
+  redis: Redis;
+  keyPrefix: string;
+  limit: number;
+  /** How long a slot is held at most: the run budget plus the log write, with margin. */
+  slotTtlMs: number;
+}
+
+export class ProjectRunSlots {
+  constructor(private readonly options: ProjectRunSlotsOptions) {}
+
+  private keys(projectId: string, attemptKey: string): [string, string] {
+    return [`${this.options.keyPrefix}slots:${projectId}`, `${this.options.keyPrefix}started:${attemptKey}`];
+  }
+
+  /** Takes one of the project's slots for `holder` (a job id) and marks the attempt started. */
+  async acquire(projectId: string, holder: string, attemptKey: string): Promise<SlotGrant> {
+    const now = Date.now();
+    const { slotTtlMs, limit } = this.options;
+    const result = await this.options.redis.eval(ACQUIRE, 2, ...this.keys(projectId, attemptKey), now, now + slotTtlMs, holder, limit, slotTtlMs * 2, START_MARK_TTL_MS);
+    return result === 0 ? "busy" : result === 1 ? "granted" : "after interruption";
+  }
+
+  async release(projectId: string, holder: string, attemptKey: string): Promise<void> {
+    await this.options.redis.eval(RELEASE, 2, ...this.keys(projectId, attemptKey), holder);
+  }
+}

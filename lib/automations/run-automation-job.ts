@@ -1,0 +1,80 @@
+import { newId } from "@/lib/ids";
+import { getProjectRuntime } from "@/lib/endpoints/invoke/project-runtime";
+import { runProjectFlow } from "@/lib/runs/run-project-flow";
+import { trackAfterResponse } from "@/lib/http/after-response";
+import type { AutomationJob } from "./queue/automation-job";
+
+export interface AutomationAttempt {
+  /** 1 for the first run of the job. */
+  number: number;
+  /** How many attempts the retry policy allows in all (1 + retries). */
+  maxAttempts: number;
+  /** The job's previous start never finished (its worker died mid-run): this run re-does it. */
+  afterInterruption: boolean;
+}
+
+export type AttemptOutcome =
+  | { status: "completed" | "stopped"; executionId: string }
+  | { status: "failed"; executionId: string; error: string }
+  | { status: "skipped"; reason: string }
+  /** Not run here: the project's built-in database belongs to an app process (see AutomationRunner). */
+  | { status: "deferred" };
+
+export interface AutomationRunnerOptions {
+  /**
+   * False in `npm run worker`: a project on the built-in (embedded PGlite) database keeps its data in
+   * the app process's data directory, which no second process may open; its jobs are left for the
+   * app instances' workers.
+   */
+  opensBuiltInDatabases: boolean;
+}
+
+/**
+ * Runs one attempt of a queued automation run, on every queue backend: the automation is read from
+ * the project runtime (an edit made while the job waited applies; a deleted automation, or a
+ * disabled one started by an event, is skipped), the flow runs with the project's services and the
+ * flow budget, and its log is written to the customer database before this resolves, naming the
+ * trigger and the attempt. A failed run resolves "failed"; the queue decides whether to retry.
+ */
+export async function runAutomationJob(
+  job: AutomationJob,
+  attempt: AutomationAttempt,
+  signal?: AbortSignal,
+  options: AutomationRunnerOptions = { opensBuiltInDatabases: true },
+): Promise<AttemptOutcome> {
+  const runtime = await getProjectRuntime(job.projectId);
+  if (!runtime) return { status: "skipped", reason: "the project no longer exists" };
+  if (runtime.store.kind === "pglite" && !options.opensBuiltInDatabases) return { status: "deferred" };
+  const automation = runtime.automations.byId.get(job.automationId);
+  if (!automation) return { status: "skipped", reason: "the automation no longer exists" };
+  if (!automation.definition.enabled && job.triggerType !== "manual") return { status: "skipped", reason: "the automation is disabled" };
+
+  // The first attempt logs under the id the trigger was answered with; a re-run gets its own entry.
+  const firstRun = attempt.number === 1 && !attempt.afterInterruption;
+  const executionId = firstRun ? job.executionId : newId("execution");
+  const { run } = await runProjectFlow({
+    project: runtime.project,
+    schemas: runtime.schemas,
+    store: runtime.store,
+    steps: automation.steps,
+    context: { body: {}, query: {}, user: null, trigger: job.trigger },
+    source: {
+      type: "automation",
+      automationId: job.automationId,
+      trigger: job.triggerType,
+      attempt: attempt.number,
+      retryOf: firstRun ? null : job.executionId,
+      ...(attempt.afterInterruption ? { afterInterruption: true } : {}),
+    },
+    executionId,
+    request: { query: null, body: job.trigger },
+    log: "await",
+    signal,
+    // Webhook deliveries outlive the run; a worker's shutdown waits for them.
+    waitUntil: trackAfterResponse,
+  });
+  if (run === null || run.outcome === "failed") {
+    return { status: "failed", executionId, error: run?.error?.message ?? "the stored flow is invalid" };
+  }
+  return { status: run.outcome, executionId };
+}

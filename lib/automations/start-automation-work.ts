@@ -1,0 +1,34 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { log } from "@/lib/log";
+import { getPlatformDb } from "@/lib/platform-db/client";
+import { automations } from "@/lib/platform-db/schema";
+import { closeAutomationQueue, getAutomationQueue } from "./queue/get-automation-queue";
+import { drainUndeliveredJobs } from "./queue/undelivered-jobs";
+import { startScheduleTicker } from "./schedule/schedule-ticker";
+
+/** Re-queues what every project with record or form automations kept while the queue was down. */
+async function drainOutboxes(): Promise<void> {
+  const db = await getPlatformDb();
+  const rows = await db
+    .selectDistinct({ projectId: automations.projectId })
+    .from(automations)
+    .where(and(eq(automations.enabled, true), inArray(sql`${automations.trigger}->>'type'`, ["record", "form"])));
+  for (const { projectId } of rows) {
+    await drainUndeliveredJobs(projectId).catch((error: unknown) => log.warn("automation outbox could not be drained", { projectId, error }));
+  }
+}
+
+/**
+ * Everything a process does in the background for automations: work the queue (unless
+ * AUTOMATION_WORKER=off), queue schedules each minute, and re-queue runs left in outboxes. Called by
+ * `npm start`/`npm run dev` and `npm run worker`. Answers the function that stops it all.
+ */
+export function startAutomationWork(): () => Promise<void> {
+  getAutomationQueue();
+  const stopTicker = startScheduleTicker();
+  void drainOutboxes().catch((error: unknown) => log.warn("automation outboxes could not be drained", { error }));
+  return async () => {
+    stopTicker();
+    await closeAutomationQueue();
+  };
+}

@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closePlatformDb } from "@/lib/platform-db/client";
+import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { queueDueSchedules } from "@/lib/automations/schedule/queue-due-schedules";
+import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
+import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { createTicketSchemas, createTestRecord } from "@/test/endpoint-fixtures";
+import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/automation-runs";
+
+/**
+ * Automations started by each trigger, end to end over real HTTP: the run is queued (BullMQ on
+ * Redis with REDIS_URL, in process without), runs in the background and is logged in the customer
+ * database like an endpoint run.
+ */
+let server: RouteServer;
+let fixture: ProjectFixture;
+let key: string;
+
+beforeAll(async () => {
+  server = await startRouteServer();
+  fixture = await createProjectFixture("Automation runs");
+  key = await fixture.keyFor(["automations.read", "automations.write", "automations.run", "records.read", "records.create", "records.update", "records.delete", "endpoints.create"]);
+  await createTicketSchemas(fixture.projectId);
+});
+
+afterAll(async () => {
+  await server?.close();
+  await closeAutomationQueue();
+  await closePlatformDb();
+});
+
+function api(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) },
+  });
+}
+
+async function createAutomation(definition: unknown): Promise<{ id: string }> {
+  const response = await api("/automations", { method: "POST", body: JSON.stringify(definition) });
+  expect(response.status, await response.clone().text()).toBe(201);
+  return (await response.json()) as { id: string };
+}
+
+async function ticketsTitled(title: string): Promise<Array<Record<string, unknown>>> {
+  const store = await getProjectRecordStore({ projectId: fixture.projectId });
+  return store.find("tickets", { where: [{ field: "title", op: "eq", value: title }] });
+}
+
+describe("manual runs", () => {
+  it("answers 202 with the execution id, runs the flow with the payload as trigger and logs it", async () => {
+    const automation = await createAutomation({
+      name: "Open a ticket",
+      trigger: { type: "manual" },
+      steps: [{ type: "create", name: "ticket", schema: "tickets", values: { title: "{{trigger.title}}", status: "open" } }],
+    });
+    const response = await api(`/automations/${automation.id}/run`, { method: "POST", body: JSON.stringify({ title: "From a manual run" }) });
+    expect(response.status).toBe(202);
+    const { executionId } = (await response.json()) as { executionId: string };
+    expect(executionId).toMatch(/^exe_/);
+
+    const [run] = await waitForAutomationRuns(fixture.projectId, automation.id, 1);
+    expect(run).toMatchObject({ id: executionId, source: "automation", automationId: automation.id, trigger: "manual", attempt: 1, outcome: "completed", httpStatus: null });
+    expect(await ticketsTitled("From a manual run")).toHaveLength(1);
+
+    const listed = await api(`/automations/${automation.id}/executions`);
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { data: Array<{ id: string }> }).data.map((entry) => entry.id)).toEqual([executionId]);
+    const single = await api(`/executions/${executionId}`);
+    expect(single.status).toBe(200);
+  });
+
+  it("runs a disabled automation by hand", async () => {
+    const automation = await createAutomation({ name: "Disabled", enabled: false, trigger: { type: "manual" }, steps: [{ type: "transform", name: "echo", expression: "trigger" }] });
+    const response = await api(`/automations/${automation.id}/run`, { method: "POST", body: "{}" });
+    expect(response.status).toBe(202);
+    const [run] = await waitForAutomationRuns(fixture.projectId, automation.id, 1);
+    expect(run?.outcome).toBe("completed");
+  });
+});
+
+describe("record triggers", () => {
+  it("runs once per records API write that matches, and a flow's own write triggers nothing (no chain reaction)", async () => {
+    // The automation updates the very record whose change starts it.
+    const automation = await createAutomation({
+      name: "Note closed tickets",
+      trigger: {
+        type: "record",
+        schema: "tickets",
+        events: ["update"],
+        condition: { checks: [{ left: "{{trigger.record.status}}", operator: "equals", right: "closed" }, { left: "{{trigger.previous.status}}", operator: "equals", right: "open" }] },
+      },
+      steps: [{ type: "update", name: "noted", schema: "tickets", filters: "id = {{trigger.record.id}}", values: { owner: "closed by automation", status: "open" } }],
+    });
+    const ticket = await createTestRecord(fixture.projectId, "tickets", { title: "Chain reaction", status: "open" });
+
+    // Not matching the condition: no run.
+    const renamed = await api(`/records/tickets/${ticket.id}`, { method: "PATCH", body: JSON.stringify({ priority: 2 }) });
+    expect(renamed.status).toBe(200);
+    const closed = await api(`/records/tickets/${ticket.id}`, { method: "PATCH", body: JSON.stringify({ status: "closed" }) });
+    expect(closed.status).toBe(200);
+
+    const [run] = await waitForAutomationRuns(fixture.projectId, automation.id, 1);
+    expect(run).toMatchObject({ trigger: "record", outcome: "completed", attempt: 1 });
+    const [stored] = await ticketsTitled("Chain reaction");
+    // The automation reopened the ticket (open → closed would match again if flow writes emitted events).
+    expect(stored).toMatchObject({ owner: "closed by automation", status: "open" });
+    expect(await automationRunsAfterQuiet(fixture.projectId, automation.id)).toHaveLength(1);
+  });
+
+  it("gives the flow the event, schema, record and previous record; create and delete trigger too", async () => {
+    const automation = await createAutomation({
+      name: "Echo ticket events",
+      trigger: { type: "record", schema: "tickets", events: ["create", "delete"] },
+      steps: [{ type: "transform", name: "seen", expression: "{event: trigger.event, schema: trigger.schema, title: trigger.record.title, previous: trigger.previous}" }],
+    });
+    const created = await api("/records/tickets", { method: "POST", body: JSON.stringify({ title: "Echo me", status: "open" }) });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await api(`/records/tickets/${id}`, { method: "DELETE" })).status).toBe(204);
+
+    const runs = await waitForAutomationRuns(fixture.projectId, automation.id, 2);
+    const outputs = runs.map((run) => JSON.parse(run.steps[0]!.outputPreview!) as Record<string, unknown>);
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        { event: "create", schema: "tickets", title: "Echo me", previous: null },
+        { event: "delete", schema: "tickets", title: "Echo me", previous: null },
+      ]),
+    );
+  });
+
+  it("emits nothing for writes made by endpoint flows", async () => {
+    const automation = await createAutomation({ name: "Watch creates", trigger: { type: "record", schema: "authors", events: ["create"] }, steps: [] });
+    const endpoint = await api("/endpoints", {
+      method: "POST",
+      body: JSON.stringify({ name: "Add author", method: "POST", slug: "add-author", steps: [{ type: "create", name: "author", schema: "authors", values: { name: "{{body.name}}" } }] }),
+    });
+    expect(endpoint.status).toBe(201);
+    const invoked = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/add-author`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"Flow"}' });
+    expect(invoked.status).toBe(200);
+    expect(await automationRunsAfterQuiet(fixture.projectId, automation.id)).toHaveLength(0);
+  });
+});
+
+describe("schedules", () => {
+  it("runs once per tick however many instances queue it", async () => {
+    const automation = await createAutomation({ name: "Every minute", trigger: { type: "schedule", cron: "* * * * *", timezone: "Europe/Berlin" }, steps: [{ type: "transform", name: "at", expression: "trigger.scheduledAt" }] });
+    const tick = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    // Two instances reach the same minute.
+    const [first, second] = await Promise.all([queueDueSchedules(tick), queueDueSchedules(tick)]);
+    expect(first.some((job) => job.automationId === automation.id)).toBe(true);
+    expect(second.some((job) => job.automationId === automation.id)).toBe(true);
+    const runs = await waitForAutomationRuns(fixture.projectId, automation.id, 1);
+    expect(runs[0]?.steps[0]?.outputPreview).toBe(JSON.stringify(tick.toISOString()));
+    expect(await automationRunsAfterQuiet(fixture.projectId, automation.id)).toHaveLength(1);
+  });
+
+  it("skips schedules that do not fire at the tick", async () => {
+    const automation = await createAutomation({ name: "Never now", trigger: { type: "schedule", cron: "0 0 29 2 *", timezone: "UTC" }, steps: [] });
+    const jobs = await queueDueSchedules(new Date(Date.UTC(2027, 0, 1, 12, 0)));
+    expect(jobs.some((job) => job.automationId === automation.id)).toBe(false);
+  });
+});
+
+describe("retries", () => {
+  it("retries a failed run per the policy; each attempt is logged with its number", async () => {
+    const automation = await createAutomation({
+      name: "Always fails",
+      trigger: { type: "manual" },
+      steps: [{ type: "create", name: "bad", schema: "tickets", values: { title: "{{trigger.title}}", status: "not-a-status" } }],
+      retry: { attempts: 1, backoffSeconds: 1 },
+    });
+    const response = await api(`/automations/${automation.id}/run`, { method: "POST", body: '{"title":"Retry me"}' });
+    const { executionId } = (await response.json()) as { executionId: string };
+    const runs = await waitForAutomationRuns(fixture.projectId, automation.id, 2);
+    const byAttempt = [...runs].sort((a, b) => (a.attempt ?? 0) - (b.attempt ?? 0));
+    expect(byAttempt.map((run) => [run.attempt, run.outcome])).toEqual([
+      [1, "failed"],
+      [2, "failed"],
+    ]);
+    expect(byAttempt[0]?.id).toBe(executionId);
+    expect(byAttempt[1]?.retryOf).toBe(executionId);
+    expect(await automationRunsAfterQuiet(fixture.projectId, automation.id, 2_000)).toHaveLength(2);
+  });
+});
