@@ -47,7 +47,8 @@ test("sign up, create a workspace, a project on the local database and an API ke
   await screenshot(page, "07-project-overview");
 
   const projectNav = page.getByRole("navigation", { name: "Project" });
-  await expect(projectNav.getByRole("link", { name: /Automations.*Coming soon/ })).toBeVisible();
+  await expect(projectNav.getByRole("link", { name: "Automations", exact: true })).toBeVisible();
+  await expect(projectNav.getByText("Coming soon")).toHaveCount(0);
   await projectNav.getByRole("link", { name: /Endpoints/ }).click();
   await expect(page.getByText("No endpoints yet")).toBeVisible();
   await screenshot(page, "08-endpoints-empty");

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { expect, type Page } from "@playwright/test";
 
 export const ARTIFACTS_DIR = "e2e/artifacts";
@@ -58,4 +60,38 @@ export async function createProject(page: Page, name: string): Promise<string> {
   await dialog.getByRole("button", { name: "Create project" }).click();
   await expect(page).toHaveURL(/\/projects\/prj_[0-9a-z]+$/);
   return page.url().split("/").pop()!;
+}
+
+let axeSource: string | undefined;
+
+interface AxeFinding {
+  rule: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core (every rule but the experimental ones, as @axe-core/playwright does) on the current
+ * page once it has settled, and expects no violation anywhere on it, the shared dashboard layout
+ * included. axe is evaluated through the DevTools protocol, which the pages' Content-Security-Policy
+ * does not apply to.
+ */
+export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  axeSource ??= readFileSync(createRequire(join(process.cwd(), "package.json")).resolve("axe-core/axe.min.js"), "utf8");
+  await page.waitForLoadState("networkidle");
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const findings = await page.evaluate(async (): Promise<AxeFinding[]> => {
+    type AxeNode = { target: unknown[]; failureSummary?: string };
+    type Violation = { id: string; impact: string | null; help: string; nodes: AxeNode[] };
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Violation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ["violations"] });
+    return result.violations.map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      nodes: violation.nodes.slice(0, 5).map((node) => `${JSON.stringify(node.target)}: ${node.failureSummary ?? ""}`),
+    }));
+  });
+  expect(findings, `axe on ${label} (${page.url()})`).toEqual([]);
 }

@@ -164,8 +164,22 @@ test("hostile text stored everywhere runs no script on any dashboard page, and i
   expect((await api(request, origin, "POST", `${base}/secrets`, { name: HOSTILE, value: "x" })).status()).toBe(422);
   await created("POST", `${base}/secrets`, { name: "HOSTILE_VALUE", value: HOSTILE });
 
+  // A form automation with a hostile name and redirect URL, and a submission of hostile field names
+  // and values, which its run echoes into the log (runs and submissions pages).
+  const automation = await created("POST", `${base}/automations`, {
+    name: HOSTILE,
+    trigger: { type: "form", form: "hostile", redirectUrl: HOSTILE_LINK },
+    steps: [{ type: "transform", name: "echo", expression: "trigger.fields" }],
+  });
+  const submitted = await request.post(`${base}/forms/hostile`, { data: { [HOSTILE.replaceAll(".", "_")]: HOSTILE, link: HOSTILE_URL } });
+  expect(submitted.status(), await submitted.text()).toBe(202);
+  await expect(async () => {
+    const runs = (await (await request.get(`${base}/automations/${automation.id}/executions`)).json()) as { data: Array<{ outcome: string }> };
+    expect(runs.data.map((run) => run.outcome)).toEqual(["completed"]);
+  }).toPass({ timeout: 30_000 });
+
   // Every dashboard page, with this project's ids.
-  const ids: Record<string, string> = { workspaceId, projectId, endpointId: echo.id, executionId, schema: "notes", name: "notes", recordId: record.id };
+  const ids: Record<string, string> = { workspaceId, projectId, endpointId: echo.id, executionId, schema: "notes", name: "notes", recordId: record.id, automationId: automation.id };
   const visited: string[] = [];
   for (const pattern of pagePatterns()) {
     const path = pattern.replace(/\[(\w+)\]/g, (_, name: string) => ids[name]!);
@@ -194,6 +208,13 @@ test("hostile text stored everywhere runs no script on any dashboard page, and i
   await expect(result).toContainText("onerror=window.__xss=1");
   await expect(result).toContainText("Answered 200");
   await expectNoScriptRan(page, "endpoint test run");
+  await page.goto(`/projects/${projectId}/automations/${automation.id}/submissions`);
+  await expect(page.getByRole("table")).toContainText("onerror=window.__xss=1");
+  await page.goto(`/projects/${projectId}/automations/${automation.id}`);
+  await expect(page.getByLabel("Redirect URL")).toHaveValue(HOSTILE_LINK);
+  await expect(page.getByLabel("Form HTML", { exact: true })).toBeVisible();
+  await page.waitForLoadState("networkidle");
+  await expectNoScriptRan(page, "automation editor");
   await page.goto(`/workspaces/${workspaceId}`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText(HOSTILE);
 

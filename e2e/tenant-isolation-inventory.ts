@@ -64,6 +64,16 @@ export const SERVER_ACTION_COVERAGE: Record<string, Record<string, string>> = {
     exportEndpointsAction: "cross-tenant",
     importEndpointsAction: "cross-tenant",
   },
+  "app/(dashboard)/projects/[projectId]/automations/actions.ts": {
+    createAutomationAction: "cross-tenant",
+    updateAutomationAction: "cross-tenant",
+    setAutomationEnabledAction: "cross-tenant",
+    deleteAutomationAction: "cross-tenant",
+    runAutomationNowAction: "cross-tenant",
+    runAutomationAgainAction: "cross-tenant",
+    exportAutomationsAction: "cross-tenant",
+    importAutomationsAction: "cross-tenant",
+  },
 };
 
 /** The names of the actions the e2e must call across tenants. */

@@ -1,16 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type BrowserContext, type Page, type PlaywrightWorkerArgs } from "@playwright/test";
 import { createProject, createWorkspace, signUp, uniqueEmail } from "./helpers";
 import { SERVER_ACTION_COVERAGE, crossTenantActionNames } from "./tenant-isolation-inventory";
 
 /**
  * Security issue 9, item 10: tenant isolation. Two users, each alone in a workspace with a project
- * that has a schema, a record, an endpoint with an execution, an API key, an email template and a
- * secret. User B then tries every dashboard page, every management route and every server action
- * with A's ids (and with B's own project and A's sub-ids): each is a not-found that shows none of
- * A's names or values, and A's data is unchanged afterwards.
+ * that has a schema, a record, an endpoint with an execution, an API key, an email template, a
+ * secret and a form automation (made with the key) with a submission and failed runs. User B then
+ * tries every dashboard page, every management route and every server action with A's ids (and
+ * with B's own project and A's sub-ids): each is a not-found that shows none of A's names or
+ * values, and A's data is unchanged afterwards.
  */
 
 interface Tenant {
@@ -38,6 +39,13 @@ interface Tenant {
   templateName: string;
   secretName: string;
   secretValue: string;
+  automationId: string;
+  automationName: string;
+  /** The automation's form slug (`POST /api/projects/:projectId/forms/:form`). */
+  form: string;
+  submissionValue: string;
+  /** A failed run of the automation, started with the management API's /run. */
+  runId: string;
 }
 
 const ROOT = process.cwd();
@@ -60,7 +68,7 @@ async function apiJson<T>(request: APIRequestContext, method: string, path: stri
   return (await response.json()) as T;
 }
 
-async function setUpTenant(browser: Browser, label: string): Promise<Tenant> {
+async function setUpTenant(browser: Browser, playwright: PlaywrightWorkerArgs["playwright"], label: string): Promise<Tenant> {
   const tag = `${label}${randomBytes(3).toString("hex")}`;
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -99,13 +107,47 @@ async function setUpTenant(browser: Browser, label: string): Promise<Tenant> {
     expect(executionId).toMatch(/^exe_/);
   }).toPass({ timeout: 15_000 });
   const keyName = `${tag} key`;
-  const key = await apiJson<{ id: string; key: string }>(request, "POST", `${base}/api-keys`, { name: keyName, permissions: ["records.read", "endpoints.read", "schemas.read"] }, 201);
+  const key = await apiJson<{ id: string; key: string }>(
+    request,
+    "POST",
+    `${base}/api-keys`,
+    { name: keyName, permissions: ["records.read", "endpoints.read", "schemas.read", "automations.read", "automations.write", "automations.run"] },
+    201,
+  );
   const templateName = `${label}_welcome`;
   const template = await apiJson<{ id: string }>(request, "POST", `${base}/email-templates`, { name: templateName, subject: `${tag} subject`, text: `${tag} template text` }, 201);
   const secretName = `${label.toUpperCase()}_SECRET_${randomBytes(2).toString("hex").toUpperCase()}`;
   const secretValue = `${tag}-secret-value`;
   await apiJson(request, "POST", `${base}/secrets`, { name: secretName, value: secretValue }, 201);
   expect(userId, "the user id of the session").toMatch(/^usr_/);
+
+  // A form automation made with the key alone (no cookie), whose flow calls a "CRM" that refuses the
+  // connection (127.0.0.1:1, allow-listed for the run): every run of it fails, and can be run again.
+  const withKey = await playwright.request.newContext({ baseURL: origin, extraHTTPHeaders: { authorization: `Bearer ${key.key}` } });
+  const automationName = `${tag} automation`;
+  const form = `${tag}-contact`;
+  const automation = await apiJson<{ id: string }>(
+    withKey,
+    "POST",
+    `${base}/automations`,
+    {
+      name: automationName,
+      trigger: { type: "form", form },
+      steps: [{ type: "http", name: "crm", method: "POST", url: "http://127.0.0.1:1/crm", body: '{"email": "{{trigger.fields.email}}"}' }],
+    },
+    201,
+  );
+  const submissionValue = `${tag} submitted value`;
+  const submitted = await withKey.post(`${base}/forms/${form}`, { data: { email: `${tag}@example.com`, note: submissionValue } });
+  expect(submitted.status(), await submitted.text()).toBe(202);
+  const run = await apiJson<{ executionId: string }>(withKey, "POST", `${base}/automations/${automation.id}/run`, { fields: { email: `${tag}@example.com` } }, 202);
+  await withKey.dispose();
+  // Both runs (the submission's and /run's) are logged, failed, before anything compares A's data.
+  await expect(async () => {
+    const runs = await apiJson<{ data: Array<{ id: string; outcome: string }> }>(request, "GET", `${base}/automations/${automation.id}/executions`);
+    expect(runs.data.map((entry) => entry.outcome)).toEqual(["failed", "failed"]);
+    expect(runs.data.map((entry) => entry.id)).toContain(run.executionId);
+  }).toPass({ timeout: 30_000 });
 
   return {
     label,
@@ -132,12 +174,33 @@ async function setUpTenant(browser: Browser, label: string): Promise<Tenant> {
     templateName,
     secretName,
     secretValue,
+    automationId: automation.id,
+    automationName,
+    form,
+    submissionValue,
+    runId: run.executionId,
   };
 }
 
 /** What of A must never appear in anything B gets (ids are left out: a URL that B typed echoes them). */
 function markers(t: Tenant): string[] {
-  return [t.workspaceName, t.projectName, t.field, t.recordValue, t.endpointName, t.keyName, t.templateName, t.secretName, t.secretValue, t.email, t.key, `${t.label} user`];
+  return [
+    t.workspaceName,
+    t.projectName,
+    t.field,
+    t.recordValue,
+    t.endpointName,
+    t.keyName,
+    t.templateName,
+    t.secretName,
+    t.secretValue,
+    t.email,
+    t.key,
+    `${t.label} user`,
+    t.automationName,
+    t.form,
+    t.submissionValue,
+  ];
 }
 
 function expectNoLeak(text: string, label: string): void {
@@ -154,6 +217,9 @@ async function snapshot(t: Tenant): Promise<string> {
   };
   const executions = await request.get(`${base}/endpoints/${t.endpointId}/executions`);
   const executionIds = ((await executions.json()) as { data: Array<{ id: string }> }).data.map((entry) => entry.id);
+  // A run queued in A's project (Run now, Run again, a planted form post) adds an entry here.
+  const runs = await request.get(`${base}/automations/${t.automationId}/executions`);
+  const runIds = ((await runs.json()) as { data: Array<{ id: string; outcome: string }> }).data.map((entry) => `${entry.id}:${entry.outcome}`);
   const parts = [
     await get(base),
     await get(`${base}/schemas`),
@@ -163,6 +229,9 @@ async function snapshot(t: Tenant): Promise<string> {
     await get(`${base}/email-templates`),
     await get(`${base}/secrets`),
     (await get(`${base}/api-keys`)).replace(/"lastUsedAt":(null|"[^"]*")/g, ""),
+    await get(`${base}/automations`),
+    `automation runs ${runIds.join(",")}`,
+    await get(`${base}/automations/${t.automationId}/submissions`),
   ];
   // The workspace as its page shows it: the name and the member list.
   const workspace = await request.get(`/workspaces/${t.workspaceId}`);
@@ -196,6 +265,8 @@ function idsOf(t: Tenant): Record<string, string> {
     templateId: t.templateId,
     fileId: "fil_0000000000000000000000",
     slug: t.slug,
+    automationId: t.automationId,
+    form: t.form,
   };
 }
 
@@ -227,11 +298,11 @@ function routePatterns(dir: string, file: string): string[] {
 
 test.describe.configure({ mode: "serial" });
 
-test.beforeAll(async ({ browser, baseURL }) => {
-  test.setTimeout(120_000);
+test.beforeAll(async ({ browser, playwright, baseURL }) => {
+  test.setTimeout(180_000);
   origin = baseURL!;
-  a = await setUpTenant(browser, "alpha");
-  b = await setUpTenant(browser, "bravo");
+  a = await setUpTenant(browser, playwright, "alpha");
+  b = await setUpTenant(browser, playwright, "bravo");
 });
 
 test.afterAll(async () => {
@@ -272,7 +343,9 @@ test("every dashboard page with another workspace's ids is the not-found page an
 
 test("every management route with another workspace's ids answers 404 to a signed-in stranger", async () => {
   const before = await snapshot(a);
-  const patterns = routePatterns("app/api/projects", "route.ts").filter((p) => !p.includes("/fn/") && !p.includes("/auth/"));
+  // Invocations and form posts are public by design (anyone may call A's endpoint or post A's form); below,
+  // B's project with A's form slug must not reach A's form.
+  const patterns = routePatterns("app/api/projects", "route.ts").filter((p) => !p.includes("/fn/") && !p.includes("/auth/") && !p.includes("/forms/"));
   expect(patterns.length).toBeGreaterThan(15);
   let calls = 0;
   for (const pattern of patterns) {
@@ -291,6 +364,8 @@ test("every management route with another workspace's ids answers 404 to a signe
           "POST /api/projects/[projectId]/records/[schema]": { [a.field]: "pwned" },
           "PATCH /api/projects/[projectId]/schemas/[name]": { name: a.schema, kind: "collection", fields: [{ name: "title", type: "string" }] },
           "PUT /api/projects/[projectId]/secrets/[name]": { value: "pwned" },
+          "PATCH /api/projects/[projectId]/automations/[automationId]": { name: "pwned" },
+          "POST /api/projects/[projectId]/automations/[automationId]/run": { email: "pwned@example.com" },
         };
         const body = method === "GET" || method === "DELETE" ? undefined : path.startsWith(`/api/projects/${b.projectId}`) ? (valid[`${method} ${pattern}`] ?? generic) : generic;
         const response = await api(b.page.request, method, path, body);
@@ -308,6 +383,14 @@ test("every management route with another workspace's ids answers 404 to a signe
   });
   expect(testRun.status(), await testRun.text()).toBe(404);
   calls++;
+  // A's form through B's project (a browser form post, and a script's JSON post): the slug is looked up in B's project only.
+  for (const post of [{ form: { email: "planted@example.com" } }, { data: { email: "planted@example.com" } }]) {
+    const response = await b.page.request.post(`/api/projects/${b.projectId}/forms/${a.form}`, { ...post, maxRedirects: 0 });
+    const text = await response.text();
+    expect(response.status(), text).toBe(404);
+    expectNoLeak(text, `POST B's project /forms/${a.form}`);
+    calls++;
+  }
   // A's key is refused on B's project too (404, like an unknown project).
   const withKey = await b.page.request.get(`/api/projects/${b.projectId}/records/${b.schema}`, { headers: { authorization: `Bearer ${a.key}` } });
   expect(withKey.status()).toBe(404);
@@ -391,6 +474,9 @@ test("every server action with another workspace's ids is refused and changes no
   const endpointDraft = { name: "planted", method: "GET", slug: "planted", auth: "public", steps: [{ type: "query", name: "notes", schema: A.schema, limit: 10 }], response: { body: "{{steps.notes}}" } };
   const schemaDraft = { name: "planted", kind: "collection", fields: [{ name: "title", type: "string" }] };
   const exported = { version: 1, endpoints: [endpointDraft] };
+  const automationDraft = { name: "planted", enabled: true, trigger: { type: "manual" }, steps: [{ type: "query", name: "notes", schema: A.schema, limit: 10 }], retry: { attempts: 0, backoffSeconds: 30 } };
+  const automationsExported = { format: "flowpoint.automations", version: 1, automations: [automationDraft] };
+  const bAutomation = `${bProject}/automations/${B.automationId}`;
   /** Each cross-tenant action: the page of B's it is posted from, and every argument list to try. */
   const cases: Record<string, { page: string; calls: unknown[][] }> = {
     acceptInvitationAction: { page: `/invitations/inv_forged`, calls: [["inv_forged"], [A.workspaceId]] },
@@ -470,6 +556,47 @@ test("every server action with another workspace's ids is refused and changes no
     },
     exportEndpointsAction: { page: `${bProject}/endpoints`, calls: [[A.projectId]] },
     importEndpointsAction: { page: `${bProject}/endpoints`, calls: [[A.projectId, exported]] },
+    createAutomationAction: { page: `${bProject}/automations/new`, calls: [[A.projectId, automationDraft]] },
+    updateAutomationAction: {
+      page: bAutomation,
+      calls: [
+        [A.projectId, A.automationId, { name: "pwned" }],
+        [B.projectId, A.automationId, { name: "pwned" }],
+        [A.projectId, A.automationId, { ...automationDraft, name: "pwned" }],
+      ],
+    },
+    setAutomationEnabledAction: {
+      page: `${bProject}/automations`,
+      calls: [
+        [A.projectId, A.automationId, false],
+        [B.projectId, A.automationId, false],
+      ],
+    },
+    deleteAutomationAction: {
+      page: bAutomation,
+      calls: [
+        [A.projectId, A.automationId],
+        [B.projectId, A.automationId],
+      ],
+    },
+    runAutomationNowAction: {
+      page: bAutomation,
+      calls: [
+        [A.projectId, A.automationId, { fields: { email: "planted@example.com" } }],
+        [B.projectId, A.automationId, { fields: { email: "planted@example.com" } }],
+      ],
+    },
+    runAutomationAgainAction: {
+      page: `${bAutomation}/runs`,
+      calls: [
+        [A.projectId, A.automationId, A.runId],
+        [B.projectId, A.automationId, A.runId],
+        // B's own automation with A's run: the execution is looked up in B's database only.
+        [B.projectId, B.automationId, A.runId],
+      ],
+    },
+    exportAutomationsAction: { page: `${bProject}/automations`, calls: [[A.projectId]] },
+    importAutomationsAction: { page: `${bProject}/automations`, calls: [[A.projectId, automationsExported]] },
   };
 
   // The sweep is complete: every action of the inventory, and every action of the build, is here.
@@ -483,6 +610,9 @@ test("every server action with another workspace's ids is refused and changes no
   const ownExport = await callAction(B.page, ids.get("exportEndpointsAction")!, `${bProject}/endpoints`, [B.projectId]);
   expect(ownExport.result, ownExport.text).toMatchObject({ ok: true });
   expect(ownExport.text).toContain(B.endpointName);
+  const ownAutomations = await callAction(B.page, ids.get("exportAutomationsAction")!, `${bProject}/automations`, [B.projectId]);
+  expect(ownAutomations.result, ownAutomations.text).toMatchObject({ ok: true });
+  expect(ownAutomations.text).toContain(B.automationName);
 
   const before = await snapshot(A);
   const ownBefore = await snapshot(B);

@@ -1,14 +1,31 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SERVER_ACTION_COVERAGE } from "@/e2e/tenant-isolation-inventory";
 
 /**
- * The tenant-isolation e2e covers the server actions listed in e2e/tenant-isolation-inventory.ts.
- * This compares that list with the actions the app really exports: every file under app/ whose
- * first statement is "use server", and its exported functions.
+ * The tenant-isolation e2e covers the server actions listed in e2e/tenant-isolation-inventory.ts;
+ * the files of VITEST_ISOLATION_SUITES are swept across tenants by a vitest suite instead, against
+ * the real platform and customer databases. This compares both lists with the actions the app
+ * really exports: every file under app/ whose first statement is "use server", and its exported
+ * functions.
  */
 const ROOT = join(import.meta.dirname, "..");
+
+/**
+ * Action file → the suite that calls each of its actions with another workspace's ids. The suite
+ * names every action in its `CASES` table (and checks at run time that the table matches the file).
+ */
+const VITEST_ISOLATION_SUITES: Record<string, string> = {
+  "app/(dashboard)/projects/[projectId]/automations/actions.ts": "test/automation-actions.security.test.ts",
+};
+
+/** The actions a suite's `CASES` table has cases for (its keys, one per line). */
+function suiteCases(suite: string): string[] {
+  const source = readFileSync(join(ROOT, suite), "utf8");
+  const table = /\nconst CASES\b[^\n]*\n([\s\S]*?)\n\};/.exec(source)?.[1] ?? "";
+  return [...table.matchAll(/^ {2}(\w+): \(\) =>/gm)].map((match) => match[1]!).sort();
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -43,9 +60,22 @@ describe("server actions inventory", () => {
     expect(Object.keys(actualInventory()).length).toBeGreaterThan(5);
   });
 
-  it("lists every exported server action, and only those, for the tenant-isolation e2e", () => {
+  it("lists every exported server action, and only those, for the tenant-isolation e2e and/or a tenant-isolation suite", () => {
     const listed = Object.fromEntries(Object.entries(SERVER_ACTION_COVERAGE).map(([file, actions]) => [file, Object.keys(actions).sort()]));
+    for (const [file, suite] of Object.entries(VITEST_ISOLATION_SUITES)) {
+      // Swept by the suite, and by the e2e as well when the inventory lists the file: then both cover it all.
+      if (listed[file] !== undefined) expect(listed[file], `${file}: the e2e inventory and ${suite} list the same actions`).toEqual(suiteCases(suite));
+      listed[file] = suiteCases(suite);
+    }
     expect(listed).toEqual(actualInventory());
+  });
+
+  it("has a case in the tenant-isolation suite for every action of the files it sweeps", () => {
+    for (const [file, suite] of Object.entries(VITEST_ISOLATION_SUITES)) {
+      expect(existsSync(join(ROOT, suite)), suite).toBe(true);
+      expect(suiteCases(suite).length, `${suite} has a CASES table`).toBeGreaterThan(0);
+      expect(suiteCases(suite), `${suite} sweeps ${file}`).toEqual(exportedActions(readFileSync(join(ROOT, file), "utf8")));
+    }
   });
 
   it("says for each action either that it is called across tenants or why it takes no tenant id", () => {

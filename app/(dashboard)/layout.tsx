@@ -22,7 +22,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   return (
     <div className="flex min-h-screen flex-col">
       <TopBar email={user.email} workspaces={workspaces.map(({ id, name }) => ({ id, name }))} accountActions={<AccountActions />} />
-      <div className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">{children}</div>
+      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">{children}</main>
     </div>
   );
 }

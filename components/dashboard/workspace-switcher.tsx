@@ -32,15 +32,15 @@ export function WorkspaceSwitcher({ workspaces }: { workspaces: SwitcherWorkspac
     <details ref={ref} className="group relative min-w-0">
       <summary
         className="flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
-        aria-label="Switch workspace"
       >
         <span className="max-w-48 truncate">{current?.name ?? "Workspaces"}</span>
+        <span className="sr-only">: switch workspace</span>
         <svg viewBox="0 0 20 20" className="size-4 text-slate-400" fill="currentColor" aria-hidden="true">
           <path d="M10 3a.75.75 0 0 1 .55.24l3.25 3.5a.75.75 0 1 1-1.1 1.02L10 4.852 7.3 7.76a.75.75 0 0 1-1.1-1.02l3.25-3.5A.75.75 0 0 1 10 3Zm-3.76 9.2a.75.75 0 0 1 1.06.04l2.7 2.908 2.7-2.908a.75.75 0 1 1 1.1 1.02l-3.25 3.5a.75.75 0 0 1-1.1 0l-3.25-3.5a.75.75 0 0 1 .04-1.06Z" />
         </svg>
       </summary>
       <div className="absolute left-0 z-40 mt-2 w-64 rounded-lg border border-slate-200 bg-white p-1 shadow-lg">
-        <p className="px-2 py-1.5 text-xs font-medium uppercase tracking-wide text-slate-400">Your workspaces</p>
+        <p className="px-2 py-1.5 text-xs font-medium uppercase tracking-wide text-slate-600">Your workspaces</p>
         <ul>
           {workspaces.map((workspace) => (
             <li key={workspace.id}>

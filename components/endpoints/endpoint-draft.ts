@@ -140,7 +140,6 @@ export function toStepDraft(step: unknown): StepDraft {
     if (LIST_SETTINGS[type]?.includes(key)) settings[key] = Array.isArray(value) ? value.map(String) : [];
     else settings[key] = value === undefined || value === null ? "" : String(value);
   }
-  const checks = type === "condition" && Array.isArray(raw.checks) ? raw.checks : [];
   return {
     key: newKey("step"),
     type,
@@ -149,13 +148,27 @@ export function toStepDraft(step: unknown): StepDraft {
     continueOnError: raw.continueOnError === true,
     settings,
     rows: rowsKey ? toRows(raw[rowsKey]) : [],
-    checks: checks.map((check: Record<string, unknown>) => ({
-      key: newKey("check"),
-      left: operandText(check.left),
-      operator: (check.operator as ConditionOperator) ?? "exists",
-      right: operandText(check.right),
-    })),
+    checks: type === "condition" ? toCheckDrafts(raw.checks) : [],
   };
+}
+
+/** Saved condition checks (a condition step's, an automation's record trigger's) as the editor holds them. */
+export function toCheckDrafts(checks: unknown): CheckDraft[] {
+  if (!Array.isArray(checks)) return [];
+  return checks.map((check: Record<string, unknown>) => ({
+    key: newKey("check"),
+    left: operandText(check.left),
+    operator: (check.operator as ConditionOperator) ?? "exists",
+    right: operandText(check.right),
+  }));
+}
+
+/** Checks as the API takes them: exists and not exists have no right operand. */
+export function toCheckInputs(checks: readonly CheckDraft[]): Record<string, unknown>[] {
+  return checks.map((check) => {
+    const unary = check.operator === "exists" || check.operator === "not_exists";
+    return unary ? { left: check.left, operator: check.operator } : { left: check.left, operator: check.operator, right: check.right };
+  });
 }
 
 /** A step as the API takes it. */
@@ -179,12 +192,7 @@ export function toStepInput(draft: StepDraft): Record<string, unknown> {
   if (draft.type === "email" && step.template === "") step.template = null;
   const rowsKey = rowsSetting(draft.type);
   if (rowsKey) step[rowsKey] = fromRows(draft.rows);
-  if (draft.type === "condition") {
-    step.checks = draft.checks.map((check) => {
-      const unary = check.operator === "exists" || check.operator === "not_exists";
-      return unary ? { left: check.left, operator: check.operator } : { left: check.left, operator: check.operator, right: check.right };
-    });
-  }
+  if (draft.type === "condition") step.checks = toCheckInputs(draft.checks);
   return step;
 }
 

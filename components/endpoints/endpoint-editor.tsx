@@ -5,9 +5,6 @@ import { useState, useTransition } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointAuthMode, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-definition";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
-import { FLOW_LIMITS } from "@/lib/flow/limits";
-import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
-import { STEP_KINDS, type StepKind } from "@/lib/flow/steps/step-kind";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -15,12 +12,12 @@ import { FormError, Notice } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import type { ActionResult } from "./action-result";
-import { canCache, newEndpointDraft, newStepDraft, toEndpointInput, type EndpointDraft, type StepDraft } from "./endpoint-draft";
+import { canCache, newEndpointDraft, toEndpointInput, type EndpointDraft, type StepDraft } from "./endpoint-draft";
 import { Checkbox, FieldShell, Textarea, describedBy } from "./form-controls";
-import { capitalize, issuesUnder, messageAt } from "./issues";
+import { issuesUnder, messageAt, unplacedIssues } from "./issues";
 import { KeyValueRows } from "./key-value-rows";
 import { AUTH_MODE_LABELS } from "./status-badges";
-import { StepCard } from "./step-card";
+import { isStepListIssue, placeStepIssues, StepListEditor, stepIssuePath } from "./step-list-editor";
 import type { EditorSchema } from "./step-settings";
 import { TestRunPanel, type TestRunRequest } from "./test-run-panel";
 
@@ -41,7 +38,6 @@ const CACHE_CHOICES = [
 ];
 
 const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response"]);
-const stepPath = (key: string) => `@${key}`;
 
 /**
  * The custom endpoint builder: route, who may call it, the ordered steps with each kind's settings,
@@ -72,7 +68,6 @@ export function EndpointEditor({
   const [issues, setIssues] = useState<ErrorIssue[]>([]);
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
-  const [newKind, setNewKind] = useState<StepKind>("query");
   const [pending, startTransition] = useTransition();
 
   function change(patch: Partial<EndpointDraft>) {
@@ -83,34 +78,16 @@ export function EndpointEditor({
     setNotice(undefined);
     setDraft((current) => ({ ...current, response: { ...current.response, ...patch } }));
   }
-  function changeStep(key: string, patch: Partial<StepDraft>) {
-    setNotice(undefined);
-    setDraft((current) => ({ ...current, steps: current.steps.map((step) => (step.key === key ? { ...step, ...patch } : step)) }));
+  function setSteps(update: (steps: StepDraft[]) => StepDraft[]) {
+    setDraft((current) => ({ ...current, steps: update(current.steps) }));
   }
-  function moveStep(index: number, by: -1 | 1) {
-    setDraft((current) => {
-      const steps = [...current.steps];
-      const [step] = steps.splice(index, 1);
-      if (step) steps.splice(index + by, 0, step);
-      return { ...current, steps };
-    });
-  }
-  function removeStep(key: string) {
-    setDraft((current) => ({ ...current, steps: current.steps.filter((step) => step.key !== key) }));
-    setIssues((current) => current.filter((issue) => !issue.path.startsWith(`${stepPath(key)}.`)));
-  }
-  function addStep() {
-    setDraft((current) => ({ ...current, steps: [...current.steps, newStepDraft(newKind, current.steps.map((step) => step.name))] }));
+  function dropStepIssues(key: string) {
+    setIssues((current) => current.filter((issue) => !issue.path.startsWith(`${stepIssuePath(key)}.`)));
   }
 
-  /** Server paths → editor paths: `steps.2.expression` → `@<key of step 2>.expression`; a test run's `endpoint.` prefix is dropped. */
+  /** Server paths → editor paths (`steps.2.expression` → the step's key); a test run's `endpoint.` prefix is dropped. */
   function placeIssues(raw: readonly ErrorIssue[], keys: readonly string[]): ErrorIssue[] {
-    return raw.map((issue) => {
-      const path = issue.path.replace(/^endpoint\./, "");
-      const match = /^steps\.(\d+)(?:\.(.*))?$/.exec(path);
-      const key = match ? keys[Number(match[1])] : undefined;
-      return { path: key ? [stepPath(key), match?.[2]].filter(Boolean).join(".") : path, message: issue.message };
-    });
+    return placeStepIssues(raw, keys, /^endpoint\./);
   }
 
   function save() {
@@ -143,10 +120,10 @@ export function EndpointEditor({
   }
 
   const top = (path: string) => messageAt(issues, path);
-  const unplaced = issues
-    .filter((issue) => !issue.path.startsWith("@") && !PLACED_TOP.has(issue.path.split(".")[0] ?? "") && !(issue.path === "steps" || issue.path.startsWith("steps.")))
-    .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : capitalize(issue.message)));
-  const stepsIssue = issues.find((issue) => issue.path === "steps" || /^steps\.\d+$/.test(issue.path))?.message;
+  const unplaced = unplacedIssues(
+    issues.filter((issue) => !isStepListIssue(issue)),
+    PLACED_TOP,
+  );
   const authSchemas = schemas.filter((schema) => schema.kind === "auth");
   const url = `${invocationBase}${draft.slug.trim() || "<slug>"}`;
   const cacheable = canCache(draft);
@@ -257,55 +234,22 @@ export function EndpointEditor({
         </CardBody>
       </Card>
 
-      <Card aria-labelledby="steps-heading">
-        <CardHeader
-          title={<span id="steps-heading">Steps</span>}
-          description={
-            <>
-              Run top to bottom. Templates read <code className="font-mono text-xs">{"{{body.…}}"}</code>, <code className="font-mono text-xs">{"{{query.…}}"}</code>,{" "}
-              <code className="font-mono text-xs">{"{{user.…}}"}</code> and earlier outputs as <code className="font-mono text-xs">{"{{steps.<name>}}"}</code>.
-            </>
-          }
-        />
-        <CardBody className="space-y-3">
-          {draft.steps.length === 0 && <p className="rounded-lg border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-500">No steps yet: the endpoint answers its response template as it is.</p>}
-          {draft.steps.map((step, index) => (
-            <StepCard
-              key={step.key}
-              step={step}
-              index={index}
-              count={draft.steps.length}
-              issues={issuesUnder(issues, stepPath(step.key))}
-              schemas={schemas}
-              emailTemplates={emailTemplates}
-              onChange={(patch) => changeStep(step.key, patch)}
-              onMove={(by) => moveStep(index, by)}
-              onRemove={() => removeStep(step.key)}
-            />
-          ))}
-          {stepsIssue && <FormError message={capitalize(stepsIssue)} />}
-          <div className="flex flex-wrap items-end gap-2 pt-1">
-            <div>
-              <label htmlFor="new-step-kind" className="sr-only">
-                Step kind
-              </label>
-              <Select id="new-step-kind" value={newKind} onChange={(event) => setNewKind(event.target.value as StepKind)} className="w-56">
-                {STEP_KINDS.map((kind) => (
-                  <option key={kind} value={kind}>
-                    {STEP_DEFINITIONS[kind].label}
-                  </option>
-                ))}
-              </Select>
-            </div>
-            <Button variant="secondary" onClick={addStep} disabled={draft.steps.length >= FLOW_LIMITS.maxSteps}>
-              + Add step
-            </Button>
-            <span className="ml-auto self-center text-xs text-slate-500">
-              {draft.steps.length} of {FLOW_LIMITS.maxSteps} steps
-            </span>
-          </div>
-        </CardBody>
-      </Card>
+      <StepListEditor
+        steps={draft.steps}
+        setSteps={setSteps}
+        issues={issues}
+        schemas={schemas}
+        emailTemplates={emailTemplates}
+        onStepEdited={() => setNotice(undefined)}
+        onStepRemoved={dropStepIssues}
+        emptyText="No steps yet: the endpoint answers its response template as it is."
+        description={
+          <>
+            Run top to bottom. Templates read <code className="font-mono text-xs">{"{{body.…}}"}</code>, <code className="font-mono text-xs">{"{{query.…}}"}</code>,{" "}
+            <code className="font-mono text-xs">{"{{user.…}}"}</code> and earlier outputs as <code className="font-mono text-xs">{"{{steps.<name>}}"}</code>.
+          </>
+        }
+      />
 
       <Card>
         <CardHeader title="Response" description="Rendered against the final context. A body of exactly {{steps.<name>}} serves that output as it is." />

@@ -1,15 +1,16 @@
 import Link from "next/link";
 import { cn } from "@/components/ui/cn";
 
-/** Editor | Executions: the two views of a saved endpoint. */
-export function EndpointTabs({ projectId, endpointId, active }: { projectId: string; endpointId: string; active: "editor" | "executions" }) {
-  const base = `/projects/${projectId}/endpoints/${endpointId}`;
-  const tabs = [
-    { id: "editor", label: "Editor", href: base },
-    { id: "executions", label: "Executions", href: `${base}/executions` },
-  ] as const;
+export interface SectionTab {
+  id: string;
+  label: string;
+  href: string;
+}
+
+/** The views of one saved resource (an endpoint, an automation) as tabs under its header. */
+export function SectionTabs({ label, tabs, active }: { label: string; tabs: readonly SectionTab[]; active: string }) {
   return (
-    <nav aria-label="Endpoint" className="mb-6 border-b border-slate-200">
+    <nav aria-label={label} className="mb-6 border-b border-slate-200">
       <ul className="-mb-px flex gap-6">
         {tabs.map((tab) => (
           <li key={tab.id}>
@@ -28,4 +29,14 @@ export function EndpointTabs({ projectId, endpointId, active }: { projectId: str
       </ul>
     </nav>
   );
+}
+
+/** Editor | Executions: the two views of a saved endpoint. */
+export function EndpointTabs({ projectId, endpointId, active }: { projectId: string; endpointId: string; active: "editor" | "executions" }) {
+  const base = `/projects/${projectId}/endpoints/${endpointId}`;
+  const tabs = [
+    { id: "editor", label: "Editor", href: base },
+    { id: "executions", label: "Executions", href: `${base}/executions` },
+  ];
+  return <SectionTabs label="Endpoint" tabs={tabs} active={active} />;
 }

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { Badge } from "@/components/ui/badge";
 import { ButtonLink } from "@/components/ui/button";
@@ -54,10 +55,25 @@ function FilterLinks<T extends { value: string | undefined; label: string }>({ l
   );
 }
 
+/** What started an automation run and which attempt it was (entries logged before these fields existed have neither). */
+function automationRunDetails(entry: ExecutionLogEntry): { trigger: string | null; attempt: number | null } {
+  return { trigger: entry.trigger ?? null, attempt: typeof entry.attempt === "number" ? entry.attempt : null };
+}
+
+const TRIGGER_LABELS: Record<string, string> = { form: "Form", record: "Record change", schedule: "Schedule", manual: "Manual" };
+
+/** What a run's error column says: the run's error, else its first failed step's. */
+function runError(entry: ExecutionLogEntry): string | null {
+  const failedStep = entry.steps.find((step) => step.status === "failed");
+  if (failedStep) return `Step ${failedStep.index + 1}: ${failedStep.error}`;
+  return entry.error;
+}
+
 /**
  * The execution log as a table, newest first, with outcome (and optionally source) filters and
  * paging by the `before` cursor. `endpointLabels` names endpoints for test runs, whose entries
- * carry only the endpoint id.
+ * carry only the endpoint id. The automation variant shows each run's trigger and attempt instead
+ * of its source and HTTP status, and `actions` adds a last column (Run again).
  */
 export function ExecutionList({
   projectId,
@@ -67,6 +83,9 @@ export function ExecutionList({
   filters,
   endpointLabels,
   showSourceFilter,
+  variant = "endpoint",
+  actions,
+  emptyDescription = "Every call and test run is logged here step by step, newest first, for as long as the project keeps logs.",
 }: {
   projectId: string;
   /** The page's own path, for filter and paging links. */
@@ -76,7 +95,12 @@ export function ExecutionList({
   filters: ExecutionFilters;
   endpointLabels: ReadonlyMap<string, { method: string; slug: string }>;
   showSourceFilter?: boolean;
+  variant?: "endpoint" | "automation";
+  /** A cell of actions for a row (server-rendered); a column is added when given. */
+  actions?: (entry: ExecutionLogEntry) => ReactNode;
+  emptyDescription?: string;
 }) {
+  const automation = variant === "automation";
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
@@ -88,7 +112,7 @@ export function ExecutionList({
           <CardBody>
             <EmptyState
               title={filters.outcome || filters.source || filters.before ? "No runs match" : "No runs yet"}
-              description="Every call and test run is logged here step by step, newest first, for as long as the project keeps logs."
+              description={emptyDescription}
             />
           </CardBody>
         ) : (
@@ -97,17 +121,31 @@ export function ExecutionList({
               <thead className="border-b border-slate-100 text-xs whitespace-nowrap uppercase tracking-wide text-slate-500">
                 <tr>
                   <th scope="col" className="px-5 py-2 font-medium">When</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Source</th>
+                  {automation ? (
+                    <>
+                      <th scope="col" className="px-3 py-2 font-medium">Trigger</th>
+                      <th scope="col" className="px-3 py-2 text-right font-medium">Attempt</th>
+                    </>
+                  ) : (
+                    <th scope="col" className="px-3 py-2 font-medium">Source</th>
+                  )}
                   <th scope="col" className="px-3 py-2 font-medium">Outcome</th>
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Status</th>
+                  {!automation && <th scope="col" className="px-3 py-2 text-right font-medium">Status</th>}
                   <th scope="col" className="px-3 py-2 text-right font-medium">Duration</th>
-                  <th scope="col" className="px-5 py-2 font-medium">Steps</th>
+                  <th scope="col" className="px-5 py-2 font-medium">{automation ? "Error" : "Steps"}</th>
+                  {actions && (
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody className="divide-y divide-slate-100">
                 {entries.map((entry) => {
                   const endpoint = entry.method && entry.slug ? { method: entry.method, slug: entry.slug } : entry.endpointId ? endpointLabels.get(entry.endpointId) : undefined;
                   const failedStep = entry.steps.find((step) => step.status === "failed");
+                  const run = automation ? automationRunDetails(entry) : null;
+                  const error = automation ? runError(entry) : null;
                   return (
                     <tr key={entry.id} className="hover:bg-slate-50/60">
                       <td className="px-5 py-2.5 whitespace-nowrap">
@@ -115,26 +153,35 @@ export function ExecutionList({
                           {formatRunTime(entry.startedAt)}
                         </Link>
                       </td>
-                      <td className="px-3 py-2.5">
-                        <span className="flex items-center gap-2 whitespace-nowrap">
-                          {entry.source === "test_run" && <Badge tone="indigo">Test run</Badge>}
-                          {entry.source === "automation" && <Badge>Automation</Badge>}
-                          {endpoint && (
-                            <>
-                              <MethodBadge method={endpoint.method} className="w-auto" />
-                              <span className="font-mono text-xs text-slate-700">/{endpoint.slug}</span>
-                            </>
-                          )}
-                          {!endpoint && entry.source === "test_run" && <span className="text-xs text-slate-500">unsaved draft</span>}
-                        </span>
-                      </td>
+                      {run ? (
+                        <>
+                          <td className="px-3 py-2.5 text-xs whitespace-nowrap text-slate-700">{run.trigger ? (TRIGGER_LABELS[run.trigger] ?? run.trigger) : "—"}</td>
+                          <td className="px-3 py-2.5 text-right text-xs tabular-nums text-slate-600">{run.attempt ?? "—"}</td>
+                        </>
+                      ) : (
+                        <td className="px-3 py-2.5">
+                          <span className="flex items-center gap-2 whitespace-nowrap">
+                            {entry.source === "test_run" && <Badge tone="indigo">Test run</Badge>}
+                            {entry.source === "automation" && <Badge>Automation</Badge>}
+                            {endpoint && (
+                              <>
+                                <MethodBadge method={endpoint.method} className="w-auto" />
+                                <span className="font-mono text-xs text-slate-700">/{endpoint.slug}</span>
+                              </>
+                            )}
+                            {!endpoint && entry.source === "test_run" && <span className="text-xs text-slate-500">unsaved draft</span>}
+                          </span>
+                        </td>
+                      )}
                       <td className="px-3 py-2.5">
                         <OutcomeBadge outcome={entry.outcome} />
                       </td>
-                      <td className="px-3 py-2.5 text-right font-mono text-xs text-slate-600">{entry.httpStatus ?? "—"}</td>
+                      {!automation && <td className="px-3 py-2.5 text-right font-mono text-xs text-slate-600">{entry.httpStatus ?? "—"}</td>}
                       <td className="px-3 py-2.5 text-right text-xs whitespace-nowrap tabular-nums text-slate-600">{formatDuration(entry.durationMs)}</td>
-                      <td className="max-w-xs truncate px-5 py-2.5 text-xs text-slate-500">
-                        {failedStep ? (
+                      <td className="max-w-xs truncate px-5 py-2.5 text-xs text-slate-500" title={error ?? undefined}>
+                        {automation ? (
+                          error ? <span className="block max-w-xs truncate text-rose-700">{error}</span> : "—"
+                        ) : failedStep ? (
                           <span className="text-rose-700">
                             Step {failedStep.index + 1}: {failedStep.error}
                           </span>
@@ -142,6 +189,7 @@ export function ExecutionList({
                           `${entry.steps.filter((step) => step.status === "ok").length} of ${entry.steps.length} ok`
                         )}
                       </td>
+                      {actions && <td className="px-5 py-2.5 text-right whitespace-nowrap">{actions(entry)}</td>}
                     </tr>
                   );
                 })}

@@ -2,8 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { useState, useTransition, type ChangeEvent } from "react";
-import type { EndpointsExport } from "@/lib/endpoints/export-endpoints";
-import type { ImportEndpointsResult } from "@/lib/endpoints/import-endpoints";
 import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError, Notice } from "@/components/ui/form-error";
@@ -11,15 +9,38 @@ import { Spinner } from "@/components/ui/spinner";
 import type { ActionResult } from "./action-result";
 import { Textarea } from "./form-controls";
 
-/** Export downloads the project's endpoints as JSON; Import takes such a document (pasted or uploaded) and creates or replaces endpoints by method and slug. */
+/** What an import answers (endpoints and automations alike). */
+export interface ImportResultSummary {
+  created: number;
+  updated: number;
+  secrets?: { missing: string[] };
+}
+
+const NOUNS = {
+  endpoints: {
+    description: "Paste or upload an export. Endpoints with the same method and slug are replaced; the others are created. Nothing is written if anything is invalid.",
+    placeholder: '{"format": "flowpoint.endpoints", "version": 1, "endpoints": [...]}',
+  },
+  automations: {
+    description: "Paste or upload an export. Automations with the same name are replaced; the others are created. Nothing is written if anything is invalid.",
+    placeholder: '{"format": "flowpoint.automations", "version": 1, "automations": [...]}',
+  },
+} as const;
+
+/**
+ * Export downloads the project's endpoints (or automations) as JSON; Import takes such a document
+ * (pasted or uploaded) and creates or replaces them (endpoints by method and slug, automations by name).
+ */
 export function ImportExportButtons({
   projectSlug,
   exportAction,
   importAction,
+  noun = "endpoints",
 }: {
   projectSlug: string;
-  exportAction: () => Promise<ActionResult<EndpointsExport>>;
-  importAction: (document: unknown) => Promise<ActionResult<ImportEndpointsResult>>;
+  exportAction: () => Promise<ActionResult<unknown>>;
+  importAction: (document: unknown) => Promise<ActionResult<ImportResultSummary>>;
+  noun?: keyof typeof NOUNS;
 }) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -38,7 +59,7 @@ export function ImportExportButtons({
       const blob = new Blob([`${JSON.stringify(result.data, null, 2)}\n`], { type: "application/json" });
       const link = document.createElement("a");
       link.href = URL.createObjectURL(blob);
-      link.download = `${projectSlug}-endpoints.json`;
+      link.download = `${projectSlug}-${noun}.json`;
       link.click();
       URL.revokeObjectURL(link.href);
     });
@@ -87,13 +108,13 @@ export function ImportExportButtons({
       <Button variant="secondary" size="sm" onClick={() => (setDone(undefined), setOpen(true))}>
         Import
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} title="Import endpoints" description="Paste or upload an export. Endpoints with the same method and slug are replaced; the others are created. Nothing is written if anything is invalid.">
+      <Dialog open={open} onClose={() => setOpen(false)} title={`Import ${noun}`} description={NOUNS[noun].description}>
         <div className="space-y-3">
           <input type="file" accept="application/json,.json" onChange={readFile} aria-label="Upload an export file" className="block w-full text-sm text-slate-600 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-50" />
           <label htmlFor="import-document" className="sr-only">
             Export document
           </label>
-          <Textarea id="import-document" rows={10} mono value={text} onChange={(event) => setText(event.target.value)} placeholder='{"format": "flowpoint.endpoints", "version": 1, "endpoints": [...]}' />
+          <Textarea id="import-document" rows={10} mono value={text} onChange={(event) => setText(event.target.value)} placeholder={NOUNS[noun].placeholder} />
           <FormError message={problem?.message} issues={problem?.issues} />
           {pending && <Notice tone="info">Validating and importing…</Notice>}
           <div className="flex justify-end gap-2">

@@ -22,13 +22,14 @@ function first(value: string | string[] | undefined): string | undefined {
  * in the customer's database: when it cannot be reached, or the filters are not valid, the page
  * says so instead of failing.
  */
-export async function loadExecutions(options: { project: ProjectRow; endpointId?: string; searchParams: SearchParams }): Promise<LoadedExecutions> {
+export async function loadExecutions(options: { project: ProjectRow; endpointId?: string; automationId?: string; searchParams: SearchParams }): Promise<LoadedExecutions> {
   const filters: ExecutionFilters = { outcome: first(options.searchParams.outcome), source: first(options.searchParams.source), before: first(options.searchParams.before) };
   try {
     const store = await getProjectRecordStore({ project: options.project });
     const [page, endpoints] = await Promise.all([
-      listExecutions({ store, endpointId: options.endpointId, query: { ...filters, limit: 25 } }),
-      listEndpoints({ projectId: options.project.id }),
+      listExecutions({ store, endpointId: options.endpointId, automationId: options.automationId, query: { ...filters, limit: 25 } }),
+      // An automation's runs name no endpoints.
+      options.automationId ? [] : listEndpoints({ projectId: options.project.id }),
     ]);
     const endpointLabels = new Map(endpoints.map((endpoint) => [endpoint.id, { method: endpoint.method, slug: endpoint.slug }]));
     return { ok: true, entries: page.data, nextBefore: page.nextBefore, filters, endpointLabels };

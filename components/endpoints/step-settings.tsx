@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReactNode } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import { CONDITION_OPERATORS, UNARY_OPERATORS, type ConditionOperator } from "@/lib/flow/steps/condition/definition";
 import { HTTP_METHODS } from "@/lib/flow/steps/http/definition";
@@ -200,66 +201,9 @@ function TransformSettings(props: SettingsProps) {
 function ConditionSettings(props: SettingsProps) {
   const { step, onChange, issues } = props;
   const { text, set, id, error } = useSetting(props);
-  const setChecks = (checks: CheckDraft[]) => onChange({ checks });
-  const updateCheck = (key: string, patch: Partial<CheckDraft>) => setChecks(step.checks.map((check) => (check.key === key ? { ...check, ...patch } : check)));
-  const wholeChecks = issuesUnder(issues, "checks").find((issue) => issue.path === "")?.message;
   return (
     <div className="space-y-4">
-      <fieldset>
-        <legend className="text-sm font-medium text-slate-700">Checks</legend>
-        <p className="text-xs text-slate-500">Each side is a template such as {"{{body.status}}"} or a literal; numbers compare as numbers.</p>
-        <div className="mt-2 space-y-2">
-          {step.checks.map((check, index) => {
-            const unary = UNARY_OPERATORS.has(check.operator);
-            const checkIssues = issuesUnder(issues, `checks.${index}`);
-            const checkId = `${step.key}-${check.key}`;
-            return (
-              <div key={check.key}>
-                <div className="flex items-start gap-2">
-                  <div className="min-w-0 flex-1">
-                    <label htmlFor={`${checkId}-left`} className="sr-only">{`Check ${index + 1} left side`}</label>
-                    <Input id={`${checkId}-left`} value={check.left} onChange={(event) => updateCheck(check.key, { left: event.target.value })} placeholder="{{body.status}}" className="font-mono" invalid={Boolean(messageAt(checkIssues, "left"))} />
-                  </div>
-                  <div className="w-44 shrink-0">
-                    <label htmlFor={`${checkId}-operator`} className="sr-only">{`Check ${index + 1} operator`}</label>
-                    <Select id={`${checkId}-operator`} value={check.operator} onChange={(event) => updateCheck(check.key, { operator: event.target.value as ConditionOperator })}>
-                      {CONDITION_OPERATORS.map((operator) => (
-                        <option key={operator} value={operator}>
-                          {OPERATOR_LABELS[operator]}
-                        </option>
-                      ))}
-                    </Select>
-                  </div>
-                  <div className="min-w-0 flex-1">
-                    {!unary && (
-                      <>
-                        <label htmlFor={`${checkId}-right`} className="sr-only">{`Check ${index + 1} right side`}</label>
-                        <Input id={`${checkId}-right`} value={check.right} onChange={(event) => updateCheck(check.key, { right: event.target.value })} placeholder="open" className="font-mono" invalid={Boolean(messageAt(checkIssues, "right"))} />
-                      </>
-                    )}
-                  </div>
-                  <div className="pt-1">
-                    <IconButton label={`Remove check ${index + 1}`} tone="danger" onClick={() => setChecks(step.checks.filter((candidate) => candidate.key !== check.key))}>
-                      <TrashIcon />
-                    </IconButton>
-                  </div>
-                </div>
-                {checkIssues.length > 0 && <FieldError id={`${checkId}-error`} message={checkIssues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ")} />}
-              </div>
-            );
-          })}
-        </div>
-        <FieldError id={id("checks-error")} message={wholeChecks ? wholeChecks[0]!.toUpperCase() + wholeChecks.slice(1) : undefined} />
-        <Button
-          variant="ghost"
-          size="sm"
-          className="mt-1 -ml-2 text-indigo-600"
-          disabled={step.checks.length >= FLOW_LIMITS.maxConditionChecks}
-          onClick={() => setChecks([...step.checks, { key: newKey("check"), left: "", operator: "equals", right: "" }])}
-        >
-          + Add check
-        </Button>
-      </fieldset>
+      <ConditionChecks idPrefix={step.key} checks={step.checks} onChange={(checks) => onChange({ checks })} issues={issuesUnder(issues, "checks")} />
       <div className="grid gap-4 sm:grid-cols-[12rem_10rem_1fr]">
         <FieldShell id={id("combinator")} label="Pass when" error={error("combinator")}>
           <Select id={id("combinator")} value={text("combinator") || "all"} onChange={(event) => set("combinator", event.target.value)}>
@@ -275,6 +219,87 @@ function ConditionSettings(props: SettingsProps) {
         </FieldShell>
       </div>
     </div>
+  );
+}
+
+/**
+ * The checks of a condition: left template, operator, right template, remove, "+ Add check". Used by
+ * the condition step and by an automation's record trigger condition. `issues` are relative to the
+ * checks (`0.left`, or "" for the list as a whole); ids start with `idPrefix`.
+ */
+export function ConditionChecks({
+  idPrefix,
+  checks,
+  onChange,
+  issues,
+  hint = <>Each side is a template such as {"{{body.status}}"} or a literal; numbers compare as numbers.</>,
+  leftPlaceholder = "{{body.status}}",
+}: {
+  idPrefix: string;
+  checks: readonly CheckDraft[];
+  onChange: (checks: CheckDraft[]) => void;
+  issues: readonly ErrorIssue[];
+  hint?: ReactNode;
+  leftPlaceholder?: string;
+}) {
+  const updateCheck = (key: string, patch: Partial<CheckDraft>) => onChange(checks.map((check) => (check.key === key ? { ...check, ...patch } : check)));
+  const wholeChecks = issues.find((issue) => issue.path === "")?.message;
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-slate-700">Checks</legend>
+      <p className="text-xs text-slate-500">{hint}</p>
+      <div className="mt-2 space-y-2">
+        {checks.map((check, index) => {
+          const unary = UNARY_OPERATORS.has(check.operator);
+          const checkIssues = issuesUnder(issues, String(index));
+          const checkId = `${idPrefix}-${check.key}`;
+          return (
+            <div key={check.key}>
+              <div className="flex items-start gap-2">
+                <div className="min-w-0 flex-1">
+                  <label htmlFor={`${checkId}-left`} className="sr-only">{`Check ${index + 1} left side`}</label>
+                  <Input id={`${checkId}-left`} value={check.left} onChange={(event) => updateCheck(check.key, { left: event.target.value })} placeholder={leftPlaceholder} className="font-mono" invalid={Boolean(messageAt(checkIssues, "left"))} />
+                </div>
+                <div className="w-44 shrink-0">
+                  <label htmlFor={`${checkId}-operator`} className="sr-only">{`Check ${index + 1} operator`}</label>
+                  <Select id={`${checkId}-operator`} value={check.operator} onChange={(event) => updateCheck(check.key, { operator: event.target.value as ConditionOperator })}>
+                    {CONDITION_OPERATORS.map((operator) => (
+                      <option key={operator} value={operator}>
+                        {OPERATOR_LABELS[operator]}
+                      </option>
+                    ))}
+                  </Select>
+                </div>
+                <div className="min-w-0 flex-1">
+                  {!unary && (
+                    <>
+                      <label htmlFor={`${checkId}-right`} className="sr-only">{`Check ${index + 1} right side`}</label>
+                      <Input id={`${checkId}-right`} value={check.right} onChange={(event) => updateCheck(check.key, { right: event.target.value })} placeholder="open" className="font-mono" invalid={Boolean(messageAt(checkIssues, "right"))} />
+                    </>
+                  )}
+                </div>
+                <div className="pt-1">
+                  <IconButton label={`Remove check ${index + 1}`} tone="danger" onClick={() => onChange(checks.filter((candidate) => candidate.key !== check.key))}>
+                    <TrashIcon />
+                  </IconButton>
+                </div>
+              </div>
+              {checkIssues.length > 0 && <FieldError id={`${checkId}-error`} message={checkIssues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ")} />}
+            </div>
+          );
+        })}
+      </div>
+      <FieldError id={`${idPrefix}-checks-error`} message={wholeChecks ? wholeChecks[0]!.toUpperCase() + wholeChecks.slice(1) : undefined} />
+      <Button
+        variant="ghost"
+        size="sm"
+        className="mt-1 -ml-2 text-indigo-600"
+        disabled={checks.length >= FLOW_LIMITS.maxConditionChecks}
+        onClick={() => onChange([...checks, { key: newKey("check"), left: "", operator: "equals", right: "" }])}
+      >
+        + Add check
+      </Button>
+    </fieldset>
   );
 }
 

@@ -10,7 +10,7 @@ export const PROJECT_SECTIONS = [
   { segment: "endpoints", label: "Endpoints", ready: true },
   { segment: "schemas", label: "Schemas", ready: true },
   { segment: "records", label: "Records", ready: true },
-  { segment: "automations", label: "Automations", ready: false },
+  { segment: "automations", label: "Automations", ready: true },
   { segment: "executions", label: "Executions", ready: true },
   { segment: "api-keys", label: "API keys", ready: true },
   { segment: "settings", label: "Settings", ready: true },

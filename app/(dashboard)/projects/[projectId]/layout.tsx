@@ -9,7 +9,7 @@ export default async function ProjectLayout({ children, params }: { children: Re
     <div className="flex flex-col gap-8 md:flex-row">
       <aside className="md:w-52 md:shrink-0">
         <div className="mb-4 hidden md:block">
-          <p className="truncate text-xs font-medium uppercase tracking-wide text-slate-400">{membership.workspaceName}</p>
+          <p className="truncate text-xs font-medium uppercase tracking-wide text-slate-600">{membership.workspaceName}</p>
           <p className="truncate font-semibold text-slate-900">{project.name}</p>
         </div>
         <ProjectNav projectId={project.id} />

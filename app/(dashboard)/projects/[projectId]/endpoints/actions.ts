@@ -9,7 +9,7 @@ import { exportEndpoints, type EndpointsExport } from "@/lib/endpoints/export-en
 import { importEndpoints, type ImportEndpointsResult } from "@/lib/endpoints/import-endpoints";
 import { testRunEndpoint, type TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
-import { waitUntil } from "@/lib/http/wait-until";
+import { waitUntil } from "@/lib/http/after-response";
 import { toActionFailure, type ActionResult } from "@/components/endpoints/action-result";
 import { requireProjectMember } from "@/components/endpoints/require-project-member";
 

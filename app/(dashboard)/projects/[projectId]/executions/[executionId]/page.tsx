@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/errors";
 import { getEndpointOrThrow } from "@/lib/endpoints/get-endpoint-or-throw";
+import { getAutomationOrThrow } from "@/lib/automations/get-automation-or-throw";
 import { getExecutionOrThrow } from "@/lib/flow/execution-log/get-execution-or-throw";
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
@@ -52,6 +53,7 @@ export default async function ExecutionPage({ params }: Params) {
     throw error;
   }
   const endpoint = entry.endpointId ? await getEndpointOrThrow({ projectId, endpointId: entry.endpointId }).catch(() => null) : null;
+  const automation = entry.automationId ? await getAutomationOrThrow({ projectId, automationId: entry.automationId }).catch(() => null) : null;
   const method = entry.method ?? endpoint?.method;
   const slug = entry.slug ?? endpoint?.slug;
 
@@ -71,6 +73,32 @@ export default async function ExecutionPage({ params }: Params) {
         <Card>
           <CardBody>
             <dl className="grid gap-4 text-sm sm:grid-cols-4">
+              {entry.source === "automation" ? (
+                <div>
+                  <dt className="text-xs font-medium uppercase tracking-wide text-slate-600">Automation</dt>
+                  <dd className="mt-1">
+                    {automation ? (
+                      <Link href={`/projects/${projectId}/automations/${automation.id}/runs`} className="text-indigo-700 hover:text-indigo-600">
+                        {automation.name}
+                      </Link>
+                    ) : (
+                      <span className="text-slate-600">Deleted automation</span>
+                    )}
+                    <span className="mt-0.5 block text-xs text-slate-600">
+                      {entry.trigger ?? "—"} trigger · attempt {entry.attempt ?? 1}
+                      {entry.afterInterruption ? " · re-run after its worker stopped" : ""}
+                      {entry.retryOf ? (
+                        <>
+                          {" · repeats "}
+                          <Link href={`/projects/${projectId}/executions/${entry.retryOf}`} className="font-mono text-indigo-700 hover:text-indigo-600">
+                            {entry.retryOf}
+                          </Link>
+                        </>
+                      ) : null}
+                    </span>
+                  </dd>
+                </div>
+              ) : (
               <div>
                 <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Endpoint</dt>
                 <dd className="mt-1 flex items-center gap-2">
@@ -90,6 +118,7 @@ export default async function ExecutionPage({ params }: Params) {
                   )}
                 </dd>
               </div>
+              )}
               <div>
                 <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Answered</dt>
                 <dd className="mt-1 font-mono">{entry.httpStatus ?? "—"}</dd>

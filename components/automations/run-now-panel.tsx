@@ -1,0 +1,96 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import type { TriggerType } from "@/lib/automations/automation-definition";
+import { Button } from "@/components/ui/button";
+import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { FormError, Notice } from "@/components/ui/form-error";
+import { Spinner } from "@/components/ui/spinner";
+import type { ActionResult } from "@/components/endpoints/action-result";
+import { FieldShell, Textarea, describedBy } from "@/components/endpoints/form-controls";
+import { messageAt } from "@/components/endpoints/issues";
+
+/** A payload shaped like what the trigger would give, so a manual run exercises the same templates. */
+const SAMPLE_PAYLOADS: Record<TriggerType, string> = {
+  form: '{\n  "form": "contact",\n  "fields": { "email": "ada@example.com", "message": "Hello" }\n}',
+  record: '{\n  "event": "create",\n  "schema": "tickets",\n  "record": { "id": "rec_sample", "status": "open" },\n  "previous": null\n}',
+  schedule: '{\n  "scheduledAt": "2030-01-01T09:00:00.000Z"\n}',
+  manual: "{}",
+};
+
+/** The payload text as a JSON object, or why not. */
+export function parsePayload(text: string): { ok: true; payload: Record<string, unknown> } | { ok: false; message: string } {
+  if (text.trim() === "") return { ok: true, payload: {} };
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, message: "The payload must be a JSON object, such as {\"name\": \"Ada\"}." };
+    return { ok: true, payload: value as Record<string, unknown> };
+  } catch {
+    return { ok: false, message: "The payload is not valid JSON." };
+  }
+}
+
+/**
+ * Run now: queues a manual run of the saved automation (enabled or not) with a JSON payload the
+ * flow reads as {{trigger.…}}, and links to the run's log. The run is real, which the panel says.
+ */
+export function RunNowPanel({ projectId, triggerType, run }: { projectId: string; triggerType: TriggerType; run: (payload: Record<string, unknown>) => Promise<ActionResult<{ executionId: string }>> }) {
+  const [text, setText] = useState(SAMPLE_PAYLOADS[triggerType]);
+  const [problem, setProblem] = useState<{ field?: string; message?: string; issues: string[] }>();
+  const [queued, setQueued] = useState<string>();
+  const [pending, startTransition] = useTransition();
+
+  function start() {
+    const parsed = parsePayload(text);
+    setQueued(undefined);
+    if (!parsed.ok) {
+      setProblem({ field: parsed.message, issues: [] });
+      return;
+    }
+    setProblem(undefined);
+    startTransition(async () => {
+      const result = await run(parsed.payload);
+      if (result.ok) return setQueued(result.data.executionId);
+      const field = messageAt(result.issues, "payload");
+      const rest = result.issues.filter((issue) => issue.path !== "payload" && !issue.path.startsWith("payload.")).map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+      setProblem({ field, message: field ? undefined : result.error, issues: rest });
+    });
+  }
+
+  const hint = "Read by the flow as {{trigger.…}}. At most 100 KB.";
+  return (
+    <Card aria-labelledby="run-now-heading">
+      <CardHeader title={<span id="run-now-heading">Run now</span>} description="Queues a run of the saved automation with this payload, whatever its trigger and even while it is disabled." />
+      <CardBody className="space-y-4">
+        <div role="note" className="flex gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2.5 text-sm text-amber-950">
+          <span aria-hidden="true" className="font-bold">
+            !
+          </span>
+          <p>
+            <strong>Runs are real.</strong> Create and update steps write records, emails are sent and HTTP requests and webhooks are made. Unsaved changes in the editor are not used: save first.
+          </p>
+        </div>
+        <FieldShell id="run-payload" label="Payload (JSON)" error={problem?.field} hint={hint}>
+          <Textarea id="run-payload" rows={6} mono value={text} onChange={(event) => setText(event.target.value)} invalid={Boolean(problem?.field)} aria-describedby={describedBy("run-payload", hint, problem?.field)} />
+        </FieldShell>
+        <FormError message={problem?.message} issues={problem?.issues} />
+        {queued && (
+          <Notice>
+            Run queued as <code className="font-mono text-xs">{queued}</code>.{" "}
+            <Link href={`/projects/${projectId}/executions/${queued}`} className="font-medium underline underline-offset-2">
+              Open its log
+            </Link>{" "}
+            (it appears once the run has finished).
+          </Notice>
+        )}
+        <div className="flex justify-end">
+          <Button onClick={start} disabled={pending}>
+            {pending && <Spinner />}
+            Run now
+          </Button>
+        </div>
+      </CardBody>
+    </Card>
+  );
+}

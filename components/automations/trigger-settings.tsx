@@ -1,0 +1,256 @@
+"use client";
+
+import { useMemo, useSyncExternalStore } from "react";
+import { RECORD_EVENTS, type RecordEventType } from "@/lib/automations/automation-definition";
+import type { ErrorIssue } from "@/lib/errors";
+import { CopyButton } from "@/components/ui/copy-button";
+import { FieldError } from "@/components/ui/form-error";
+import { Input, Select } from "@/components/ui/input";
+import { newKey } from "@/components/endpoints/endpoint-draft";
+import { Checkbox, FieldShell, Textarea, describedBy } from "@/components/endpoints/form-controls";
+import { issuesUnder, messageAt } from "@/components/endpoints/issues";
+import { ConditionChecks, type EditorSchema } from "@/components/endpoints/step-settings";
+import type { AutomationDraft } from "./automation-draft";
+import { formatScheduleTime, previewSchedule } from "./schedule-preview";
+
+const EVENT_LABELS: Record<RecordEventType, string> = { create: "Created", update: "Updated", delete: "Deleted" };
+
+/** The form's public address and a snippet, shown once the automation is saved. */
+export interface SavedForm {
+  form: string;
+  url: string;
+  snippet: string;
+}
+
+export function FormTriggerSettings({
+  draft,
+  change,
+  issues,
+  savedForm,
+}: {
+  draft: AutomationDraft["form"];
+  change: (patch: Partial<AutomationDraft["form"]>) => void;
+  issues: readonly ErrorIssue[];
+  savedForm: SavedForm | null;
+}) {
+  const error = (path: string) => messageAt(issues, `trigger.${path}`);
+  const originsHint = "One per line, such as https://shop.example, or * for any. Only needed for posts with fetch; plain HTML form posts need none.";
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FieldShell id="trigger-form" label="Form slug" error={error("form")} hint="Lowercase letters, digits and dashes; unique in the project. It is part of the form's public URL.">
+          <Input id="trigger-form" value={draft.form} onChange={(event) => change({ form: event.target.value })} placeholder="contact" className="font-mono" autoComplete="off" invalid={Boolean(error("form"))} />
+        </FieldShell>
+        <FieldShell id="trigger-honeypot" label="Honeypot field" error={error("honeypot")} hint="Optional: a field people leave empty. Submissions that fill it are answered as accepted and dropped.">
+          <Input id="trigger-honeypot" value={draft.honeypot} onChange={(event) => change({ honeypot: event.target.value })} placeholder="website" className="font-mono" autoComplete="off" invalid={Boolean(error("honeypot"))} />
+        </FieldShell>
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FieldShell id="trigger-origins" label="Allowed browser origins" error={error("allowedOrigins")} hint={originsHint}>
+          <Textarea
+            id="trigger-origins"
+            rows={3}
+            mono
+            value={draft.allowedOrigins}
+            onChange={(event) => change({ allowedOrigins: event.target.value })}
+            placeholder="https://shop.example"
+            invalid={Boolean(error("allowedOrigins"))}
+            aria-describedby={describedBy("trigger-origins", originsHint, error("allowedOrigins"))}
+          />
+        </FieldShell>
+        <FieldShell id="trigger-redirect" label="Redirect URL" error={error("redirectUrl")} hint="Optional: where a browser is sent after an HTML form post (303). Fixed here, never taken from the submission.">
+          <Input id="trigger-redirect" type="url" value={draft.redirectUrl} onChange={(event) => change({ redirectUrl: event.target.value })} placeholder="https://shop.example/thanks" className="font-mono" invalid={Boolean(error("redirectUrl"))} />
+        </FieldShell>
+      </div>
+      {savedForm ? (
+        <section aria-labelledby="form-url-heading" className="space-y-3 rounded-lg border border-slate-200 bg-slate-50/60 p-4">
+          <h3 id="form-url-heading" className="text-sm font-medium text-slate-900">
+            Public form URL
+          </h3>
+          <div className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2">
+            <span className="shrink-0 font-mono text-xs font-semibold text-slate-600">POST</span>
+            <code data-testid="form-url" className="min-w-0 flex-1 truncate font-mono text-sm text-slate-800">
+              {savedForm.url}
+            </code>
+            <CopyButton value={savedForm.url} label="Copy URL" />
+          </div>
+          {draft.form.trim() !== savedForm.form && <p className="text-xs text-amber-800">The slug was changed: save to publish the form at its new address.</p>}
+          <div>
+            <div className="flex items-center justify-between gap-2">
+              <h4 className="text-xs font-medium uppercase tracking-wide text-slate-500">HTML to paste into your site</h4>
+              <CopyButton value={savedForm.snippet} label="Copy HTML" />
+            </div>
+            <pre aria-label="Form HTML" tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded-md bg-white px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-600">
+              {savedForm.snippet}
+            </pre>
+            <p className="mt-1 text-xs text-slate-500">Any field names work: the flow reads them as {"{{trigger.fields.<name>}}"}.</p>
+          </div>
+        </section>
+      ) : (
+        <p className="text-xs text-slate-500">The form&apos;s public URL and an HTML snippet appear here once the automation is saved.</p>
+      )}
+    </div>
+  );
+}
+
+export function RecordTriggerSettings({
+  draft,
+  change,
+  issues,
+  schemas,
+}: {
+  draft: AutomationDraft["record"];
+  change: (patch: Partial<AutomationDraft["record"]>) => void;
+  issues: readonly ErrorIssue[];
+  schemas: readonly EditorSchema[];
+}) {
+  const error = (path: string) => messageAt(issues, `trigger.${path}`);
+  const records = schemas.filter((schema) => schema.kind !== "component");
+  const eventsError = error("events");
+  const combinatorError = error("condition.combinator");
+  const conditionError = issues.find((issue) => issue.path === "trigger.condition")?.message;
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FieldShell id="trigger-schema" label="Schema" error={error("schema")} hint={records.length === 0 ? "This project has no schemas yet: create one under Schemas." : "Changes to its records start a run."}>
+          <Select id="trigger-schema" value={draft.schema} onChange={(event) => change({ schema: event.target.value })} invalid={Boolean(error("schema"))} className="font-mono">
+            <option value="">Choose a schema…</option>
+            {records.map((schema) => (
+              <option key={schema.name} value={schema.name}>
+                {schema.name}
+              </option>
+            ))}
+            {draft.schema && !records.some((schema) => schema.name === draft.schema) && <option value={draft.schema}>{draft.schema}</option>}
+          </Select>
+        </FieldShell>
+        <fieldset aria-describedby={eventsError ? "trigger-events-error" : "trigger-events-hint"}>
+          <legend className="text-sm font-medium text-slate-700">Events</legend>
+          <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
+            {RECORD_EVENTS.map((event) => (
+              <Checkbox
+                key={event}
+                id={`trigger-event-${event}`}
+                label={EVENT_LABELS[event]}
+                checked={draft.events.includes(event)}
+                onChange={(on) => change({ events: on ? [...draft.events, event] : draft.events.filter((candidate) => candidate !== event) })}
+              />
+            ))}
+          </div>
+          {!eventsError && (
+            <p id="trigger-events-hint" className="mt-1 text-xs text-slate-500">
+              Writes made by flows start no runs.
+            </p>
+          )}
+          <FieldError id="trigger-events-error" message={eventsError} />
+        </fieldset>
+      </div>
+      <Checkbox
+        id="trigger-conditional"
+        label="Only when checks pass"
+        hint="Checks read the event: {{trigger.event}}, {{trigger.record.<field>}}, {{trigger.previous.<field>}}."
+        checked={draft.conditional}
+        onChange={(conditional) => change({ conditional, checks: conditional && draft.checks.length === 0 ? [{ key: newKey("check"), left: "", operator: "equals", right: "" }] : draft.checks })}
+      />
+      {draft.conditional && (
+        <div className="space-y-4 rounded-lg border border-slate-200 p-4">
+          <ConditionChecks
+            idPrefix="trigger-condition"
+            checks={draft.checks}
+            onChange={(checks) => change({ checks })}
+            issues={issuesUnder(issues, "trigger.condition.checks")}
+            hint="Each side is a template such as {{trigger.record.status}} or a literal; numbers compare as numbers."
+            leftPlaceholder="{{trigger.record.status}}"
+          />
+          <FieldShell id="trigger-combinator" label="Pass when" error={combinatorError} className="max-w-xs">
+            <Select id="trigger-combinator" value={draft.combinator} onChange={(event) => change({ combinator: event.target.value === "any" ? "any" : "all" })}>
+              <option value="all">all checks pass</option>
+              <option value="any">any check passes</option>
+            </Select>
+          </FieldShell>
+          <FieldError id="trigger-condition-error" message={conditionError} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+// The preview depends on the current time: it is computed in the browser only (the server renders a
+// placeholder), and moves on every 30 seconds; a snapshot per minute keeps renders stable.
+const subscribeToClock = (onChange: () => void) => {
+  const timer = setInterval(onChange, 30_000);
+  return () => clearInterval(timer);
+};
+const currentMinute = () => Math.floor(Date.now() / 60_000);
+const noMinuteOnServer = () => null;
+
+export function ScheduleTriggerSettings({
+  draft,
+  change,
+  issues,
+  timeZones,
+}: {
+  draft: AutomationDraft["schedule"];
+  change: (patch: Partial<AutomationDraft["schedule"]>) => void;
+  issues: readonly ErrorIssue[];
+  timeZones: readonly string[];
+}) {
+  const minute = useSyncExternalStore(subscribeToClock, currentMinute, noMinuteOnServer);
+  const preview = useMemo(() => (minute === null ? null : previewSchedule(draft, new Date(minute * 60_000))), [draft, minute]);
+  // What the owner is typing is checked as they type; the server's answer shows until then.
+  const local = (path: string) => (preview && !preview.ok ? messageAt(preview.issues, path) : undefined);
+  const cronError = local("cron") ?? (preview?.ok ? undefined : messageAt(issues, "trigger.cron"));
+  const zoneError = local("timezone") ?? (preview?.ok ? undefined : messageAt(issues, "trigger.timezone"));
+  const cronHint = (
+    <>
+      Five fields: minute hour day-of-month month day-of-week. <code className="font-mono">0 9 * * 1-5</code> is 09:00 on weekdays, <code className="font-mono">*/15 * * * *</code> every 15 minutes.
+    </>
+  );
+  return (
+    <div className="space-y-4">
+      <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
+        <FieldShell id="trigger-cron" label="Cron expression" error={cronError} hint={cronHint}>
+          <Input
+            id="trigger-cron"
+            value={draft.cron}
+            onChange={(event) => change({ cron: event.target.value })}
+            placeholder="0 9 * * 1-5"
+            className="font-mono"
+            autoComplete="off"
+            spellCheck={false}
+            invalid={Boolean(cronError)}
+            aria-describedby={describedBy("trigger-cron", cronHint, cronError)}
+          />
+        </FieldShell>
+        <FieldShell id="trigger-timezone" label="Time zone" error={zoneError}>
+          <Select id="trigger-timezone" value={draft.timezone} onChange={(event) => change({ timezone: event.target.value })} invalid={Boolean(zoneError)} aria-describedby={describedBy("trigger-timezone", false, zoneError)}>
+            {timeZones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone}
+              </option>
+            ))}
+            {!timeZones.includes(draft.timezone) && <option value={draft.timezone}>{draft.timezone}</option>}
+          </Select>
+        </FieldShell>
+      </div>
+      <section aria-labelledby="schedule-preview-heading" aria-live="polite" className="rounded-lg border border-slate-200 bg-slate-50/60 px-4 py-3">
+        <h3 id="schedule-preview-heading" className="text-xs font-medium uppercase tracking-wide text-slate-500">
+          Next runs
+        </h3>
+        {preview === null ? (
+          <p className="mt-1 text-sm text-slate-500">Computing…</p>
+        ) : preview.ok ? (
+          <ol className="mt-1 space-y-0.5 text-sm tabular-nums text-slate-800">
+            {preview.times.map((time) => (
+              <li key={time.toISOString()}>
+                {formatScheduleTime(time, draft.timezone)}
+                {draft.timezone !== "UTC" && <span className="text-slate-500"> · {formatScheduleTime(time, "UTC")}</span>}
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className="mt-1 text-sm text-slate-500">Fix the schedule to see when it runs.</p>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { createAutomation } from "@/lib/automations/create-automation";
+import { listAutomations } from "@/lib/automations/list-automations";
+import { EXECUTIONS_COLLECTION } from "@/lib/flow/execution-log/execution-log-entry";
+import { newId } from "@/lib/ids";
+import { closePlatformDb } from "@/lib/platform-db/client";
+import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
+import { closeAllRecordStores } from "@/lib/records/get-record-store";
+import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+
+/**
+ * Tenant isolation of the automations dashboard's server actions, against the real platform
+ * database and the projects' own customer databases: user B calls every action with user A's ids
+ * (A's project; B's project with A's automation or execution), and each call is refused with
+ * nothing of A's revealed or changed. B's own calls, made the same way, succeed: the refusals are
+ * the membership and project checks, not broken arguments. test/server-actions-inventory.test.ts
+ * requires every action of the file to have a case in CASES below.
+ */
+
+// The session the actions read: the cookie of whichever user the test is acting as.
+const session = vi.hoisted(() => ({ cookie: "" }));
+vi.mock("next/headers", () => ({
+  cookies: async () => {
+    const pairs = new Map(session.cookie ? [session.cookie.split(/=(.*)/s).slice(0, 2) as [string, string]] : []);
+    return { get: (name: string) => (pairs.has(name) ? { name, value: pairs.get(name)! } : undefined) };
+  },
+  headers: async () => new Headers(),
+}));
+// Outside a request there is no router cache to refresh.
+vi.mock("next/cache", () => ({ refresh: vi.fn(), revalidatePath: vi.fn(), revalidateTag: vi.fn() }));
+
+const actions = await import("@/app/(dashboard)/projects/[projectId]/automations/actions");
+
+let A: ProjectFixture & { automationId: string; executionId: string };
+let B: ProjectFixture & { automationId: string; executionId: string };
+
+const draft = { name: "planted", enabled: true, trigger: { type: "manual" }, steps: [], retry: { attempts: 0, backoffSeconds: 30 } };
+
+async function withAutomationAndRun(fixture: ProjectFixture): Promise<ProjectFixture & { automationId: string; executionId: string }> {
+  const automation = await createAutomation({ projectId: fixture.projectId, input: { name: `Owned by ${fixture.projectId}`, trigger: { type: "manual" }, steps: [] } });
+  const store = await getProjectRecordStore({ projectId: fixture.projectId });
+  const executionId = newId("execution");
+  // A failed run whose payload the log kept whole: Run again would queue it.
+  await store.insert(EXECUTIONS_COLLECTION, {
+    id: executionId,
+    source: "automation",
+    automationId: automation.id,
+    endpointId: null,
+    startedAt: new Date().toISOString(),
+    durationMs: 2,
+    outcome: "failed",
+    httpStatus: null,
+    error: "boom",
+    steps: [],
+    request: { query: null, body: JSON.stringify({ email: "a@example.com" }) },
+  });
+  return { ...fixture, automationId: automation.id, executionId };
+}
+
+/** Everything of A's an action could change: its automations as stored and its execution log. */
+async function snapshot(fixture: ProjectFixture): Promise<string> {
+  const store = await getProjectRecordStore({ projectId: fixture.projectId });
+  const runs = await store.find(EXECUTIONS_COLLECTION, { sort: [{ field: "id", direction: "asc" }] });
+  return JSON.stringify({ automations: await listAutomations({ projectId: fixture.projectId }), runs: runs.map((run) => run.id) });
+}
+
+function refusedWithoutLeak(result: unknown, label: string): void {
+  const value = result as { ok?: boolean; error?: string; code?: string };
+  expect(value.ok, label).not.toBe(true);
+  expect(value.error, label).toMatch(/not found/i);
+  const text = JSON.stringify(result);
+  for (const secret of [A.automationId, A.executionId, `Owned by ${A.projectId}`, "a@example.com"]) expect(text, label).not.toContain(secret);
+}
+
+beforeAll(async () => {
+  A = await withAutomationAndRun(await createProjectFixture("Automations of A"));
+  B = await withAutomationAndRun(await createProjectFixture("Automations of B"));
+  session.cookie = B.owner.cookie;
+});
+
+afterAll(async () => {
+  await closeAutomationQueue(5_000);
+  await closeAllRecordStores();
+  await closePlatformDb();
+});
+
+/** Each action, and every argument list B tries with A's ids. */
+const CASES: Record<keyof typeof actions, () => unknown[][]> = {
+  createAutomationAction: () => [[A.projectId, draft]],
+  updateAutomationAction: () => [
+    [A.projectId, A.automationId, { ...draft, name: "pwned" }],
+    [B.projectId, A.automationId, { ...draft, name: "pwned" }],
+  ],
+  setAutomationEnabledAction: () => [
+    [A.projectId, A.automationId, false],
+    [B.projectId, A.automationId, false],
+  ],
+  deleteAutomationAction: () => [
+    [A.projectId, A.automationId],
+    [B.projectId, A.automationId],
+  ],
+  runAutomationNowAction: () => [
+    [A.projectId, A.automationId, { x: 1 }],
+    [B.projectId, A.automationId, { x: 1 }],
+  ],
+  runAutomationAgainAction: () => [
+    [A.projectId, A.automationId, A.executionId],
+    [B.projectId, A.automationId, A.executionId],
+    // B's own automation with A's execution: B's database does not hold it.
+    [B.projectId, B.automationId, A.executionId],
+  ],
+  exportAutomationsAction: () => [[A.projectId]],
+  importAutomationsAction: () => [[A.projectId, { automations: [draft] }]],
+};
+
+describe("automations server actions across tenants", () => {
+  it("covers every action the file exports", () => {
+    expect(Object.keys(CASES).sort()).toEqual(Object.keys(actions).sort());
+  });
+
+  it("refuse every call with another workspace's ids, reveal nothing and change nothing", async () => {
+    const before = await snapshot(A);
+    const ownBefore = await snapshot(B);
+    for (const [name, calls] of Object.entries(CASES)) {
+      const action = actions[name as keyof typeof actions] as (...args: unknown[]) => Promise<unknown>;
+      for (const args of calls()) {
+        const label = `${name}(${args.map((arg) => JSON.stringify(arg)).join(", ")})`;
+        refusedWithoutLeak(await action(...args), label);
+      }
+    }
+    expect(await snapshot(A)).toBe(before);
+    expect(await snapshot(B)).toBe(ownBefore);
+  });
+
+  it("refuse a signed-in user of no workspace of the project the same way", async () => {
+    const stranger = await createProjectFixture("Stranger");
+    session.cookie = stranger.owner.cookie;
+    try {
+      refusedWithoutLeak(await actions.exportAutomationsAction(A.projectId), "export as a stranger");
+      refusedWithoutLeak(await actions.runAutomationNowAction(A.projectId, A.automationId, {}), "run as a stranger");
+    } finally {
+      session.cookie = B.owner.cookie;
+    }
+  });
+
+  it("check arguments before anything else: a malformed payload or id is a 422 naming it", async () => {
+    const payload = await actions.runAutomationNowAction(B.projectId, B.automationId, [1, 2] as unknown as Record<string, unknown>);
+    expect(payload).toMatchObject({ ok: false, code: "validation_failed", issues: [{ path: "payload" }] });
+    const enabled = await actions.setAutomationEnabledAction(B.projectId, B.automationId, "yes" as unknown as boolean);
+    expect(enabled.error).toBeTruthy();
+    const id = await actions.deleteAutomationAction(B.projectId, "x".repeat(500));
+    expect(id.error).toBeTruthy();
+  });
+
+  it("let B do the same with B's own ids", async () => {
+    const exported = await actions.exportAutomationsAction(B.projectId);
+    expect(exported).toMatchObject({ ok: true });
+    expect(JSON.stringify(exported)).toContain(`Owned by ${B.projectId}`);
+    const created = await actions.createAutomationAction(B.projectId, { ...draft, name: "B's own" });
+    expect(created).toMatchObject({ ok: true, data: { id: expect.stringMatching(/^aut_/) } });
+    const id = created.ok ? created.data.id : "";
+    expect(await actions.updateAutomationAction(B.projectId, id, { ...draft, name: "B's own, renamed" })).toMatchObject({ ok: true, data: { version: 2 } });
+    expect(await actions.setAutomationEnabledAction(B.projectId, id, false)).toEqual({});
+    expect(await actions.runAutomationNowAction(B.projectId, id, { email: "b@example.com" })).toMatchObject({ ok: true, data: { executionId: expect.stringMatching(/^exe_/) } });
+    expect(await actions.runAutomationAgainAction(B.projectId, B.automationId, B.executionId)).toMatchObject({ ok: true, data: { executionId: expect.stringMatching(/^exe_/) } });
+    expect(await actions.importAutomationsAction(B.projectId, { automations: [{ ...draft, name: "imported" }] })).toMatchObject({ ok: true, data: { created: 1, updated: 0 } });
+    expect(await actions.deleteAutomationAction(B.projectId, id)).toEqual({});
+  });
+
+  it("explain, not queue, a run whose payload the log could not keep whole", async () => {
+    const store = await getProjectRecordStore({ projectId: B.projectId });
+    const executionId = newId("execution");
+    await store.insert(EXECUTIONS_COLLECTION, {
+      id: executionId,
+      source: "automation",
+      automationId: B.automationId,
+      startedAt: new Date().toISOString(),
+      durationMs: 1,
+      outcome: "failed",
+      steps: [],
+      request: { query: null, body: '{"token":"[redacted]"}' },
+    });
+    const again = await actions.runAutomationAgainAction(B.projectId, B.automationId, executionId);
+    expect(again).toMatchObject({ ok: false, issues: [{ path: "payload" }] });
+    expect(again.ok === false && again.error).toMatch(/redacted/);
+  });
+});
