@@ -1,25 +1,20 @@
 import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { getProjectRuntime, recordTriggerKey } from "@/lib/endpoints/invoke/project-runtime";
+import { getProjectRuntime, recordTriggerKey, type RuntimeAutomation } from "@/lib/endpoints/invoke/project-runtime";
 import type { RecordChangeEvent } from "@/lib/records-service/record-events";
+import type { RecordStore } from "@/lib/records/record-store";
 import { checkTriggerCondition } from "./check-trigger-condition";
+import { OUTBOX_COLLECTION, type RecordEventPlan } from "./record-event-outbox";
 import { automationJobId, type AutomationJob } from "./queue/automation-job";
 import { enqueueAutomationJobs } from "./queue/enqueue-automation-jobs";
-import { storeUndeliveredJobs } from "./queue/undelivered-jobs";
+import { rememberUndeliveredProject } from "./queue/undelivered-jobs";
 
 /**
- * Queues the runs a records API (or dashboard) write triggers, before the write is answered. The
- * project's record automations come from the runtime cache, so a write that triggers nothing costs
- * one cache check. When the queue cannot take the runs (Redis down), they are kept in the customer
- * database's outbox and queued once it is back (undelivered-jobs.ts); the write stands either way.
+ * One job per automation whose condition the event meets. The job ids derive from the event id,
+ * so the same event queued again (by the outbox drain) is recognised by the queue.
  */
-export async function queueRecordTriggers(event: RecordChangeEvent): Promise<void> {
-  const runtime = await getProjectRuntime(event.projectId);
-  const automations = runtime?.automations.records.get(recordTriggerKey(event.schema, event.type));
-  if (!runtime || !automations || automations.length === 0) return;
-
+export function recordTriggerJobs(eventId: string, event: RecordChangeEvent, automations: readonly RuntimeAutomation[]): AutomationJob[] {
   const trigger = { event: event.type, schema: event.schema, record: event.record, previous: event.previous ?? null };
-  const eventId = newId("event");
   const queuedAt = new Date().toISOString();
   const jobs: AutomationJob[] = [];
   for (const automation of automations) {
@@ -36,11 +31,48 @@ export async function queueRecordTriggers(event: RecordChangeEvent): Promise<voi
       retry: definition.retry,
     });
   }
-  if (jobs.length === 0) return;
+  return jobs;
+}
+
+async function removeOutboxEntry(store: RecordStore, projectId: string, eventId: string): Promise<void> {
   try {
-    await enqueueAutomationJobs(jobs);
+    await store.deleteMany(OUTBOX_COLLECTION, [{ field: "id", op: "eq", value: eventId }]);
   } catch (error) {
-    log.warn("automation runs could not be queued: keeping them in the outbox", { projectId: event.projectId, jobs: jobs.length, error });
-    await storeUndeliveredJobs(runtime.store, event.projectId, jobs);
+    // Left in place, the entry is queued again soon, while the queue still knows its jobs' ids.
+    log.warn("automation outbox entry could not be removed", { projectId, eventId, error });
+    rememberUndeliveredProject(projectId);
   }
+}
+
+/**
+ * Queues the runs a records API (or dashboard) write triggers, before the write is answered. With
+ * a plan (planRecordEvent, made before the write), the event's outbox entry was stored with the
+ * record: it is removed once the runs are queued, and left for the drain when the queue is down.
+ * Without one (a change reported after the fact, as end-user registration does), the project's
+ * automations are looked up here and an entry is stored only when the queue is down.
+ */
+export async function queueRecordTriggers(event: RecordChangeEvent, plan?: RecordEventPlan | null): Promise<void> {
+  let automations = plan?.automations;
+  let store = plan?.store;
+  if (!plan) {
+    const runtime = await getProjectRuntime(event.projectId);
+    automations = runtime?.automations.records.get(recordTriggerKey(event.schema, event.type));
+    store = runtime?.store;
+    if (!automations || automations.length === 0 || !store) return;
+  }
+  const eventId = plan?.outbox.id ?? newId("event");
+  const jobs = recordTriggerJobs(eventId, event, automations ?? []);
+  try {
+    if (jobs.length > 0) await enqueueAutomationJobs(jobs);
+  } catch (error) {
+    log.warn("automation runs could not be queued: the event waits in the outbox", { projectId: event.projectId, jobs: jobs.length, error });
+    if (!plan) {
+      await store!.insert(OUTBOX_COLLECTION, { id: eventId, event: { type: event.type, schema: event.schema }, record: event.record, previous: event.previous ?? null, presented: true }).catch((stored: unknown) => {
+        log.error("automation runs lost: neither the queue nor the outbox could take them", { projectId: event.projectId, eventId, error: stored });
+      });
+    }
+    rememberUndeliveredProject(event.projectId);
+    return;
+  }
+  if (plan) await removeOutboxEntry(plan.store, event.projectId, eventId);
 }

@@ -6,6 +6,8 @@ import { closeAutomationQueue, getAutomationQueue } from "./queue/get-automation
 import { drainUndeliveredJobs } from "./queue/undelivered-jobs";
 import { startScheduleTicker } from "./schedule/schedule-ticker";
 
+const OUTBOX_SWEEP_INTERVAL_MS = 60_000;
+
 /** Re-queues what every project with record or form automations kept while the queue was down. */
 async function drainOutboxes(): Promise<void> {
   const db = await getPlatformDb();
@@ -20,15 +22,21 @@ async function drainOutboxes(): Promise<void> {
 
 /**
  * Everything a process does in the background for automations: work the queue (unless
- * AUTOMATION_WORKER=off), queue schedules each minute, and re-queue runs left in outboxes. Called by
+ * AUTOMATION_WORKER=off), queue schedules each minute, and re-queue runs left in outboxes (at
+ * start-up and every minute). Called by
  * `npm start`/`npm run dev` and `npm run worker`. Answers the function that stops it all.
  */
 export function startAutomationWork(): () => Promise<void> {
   getAutomationQueue();
   const stopTicker = startScheduleTicker();
-  void drainOutboxes().catch((error: unknown) => log.warn("automation outboxes could not be drained", { error }));
+  const sweep = () => void drainOutboxes().catch((error: unknown) => log.warn("automation outboxes could not be drained", { error }));
+  sweep();
+  // Any instance picks up what a dead one left between a write and its queueing.
+  const sweeper = setInterval(sweep, OUTBOX_SWEEP_INTERVAL_MS);
+  sweeper.unref();
   return async () => {
     stopTicker();
+    clearInterval(sweeper);
     await closeAutomationQueue();
   };
 }

@@ -2,7 +2,8 @@ import { effectiveFields } from "@/lib/schemas/schema-definition";
 import { checkRelationsExist } from "./check-relations-exist";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
-import { assertHiddenValues, assertSchemaHasRecords, operationOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
+import { planRecordEvent } from "@/lib/automations/record-event-outbox";
+import { assertHiddenValues, assertSchemaHasRecords, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
 import { rethrowUniqueViolation } from "./rethrow-unique-violation";
 import { validateRecordInput } from "./validate-record";
 
@@ -26,13 +27,15 @@ export async function createRecord(options: CreateRecordOptions): Promise<Public
   assertHiddenValues(schema, options.hiddenValues, effectiveFields(schema).map((field) => field.name));
   await checkRelationsExist({ store, schema, schemas, values, signal });
 
+  // Writes that automations listen to store their event in the outbox with the record.
+  const plan = options.origin === "api" ? await planRecordEvent(options.projectId, schema.name, "create") : null;
   let stored;
   try {
-    stored = await store.insert(schema.name, { ...options.hiddenValues, ...values }, operationOptions(signal));
+    stored = await store.insert(schema.name, { ...options.hiddenValues, ...values }, writeOptions(signal, plan));
   } catch (error) {
     rethrowUniqueViolation(error, schema.name, values);
   }
   const record = presentRecord({ schema, components: schemas, record: stored });
-  if (options.origin === "api") await emitRecordChange({ type: "create", projectId: options.projectId, schema: schema.name, record });
+  if (options.origin === "api") await emitRecordChange({ type: "create", projectId: options.projectId, schema: schema.name, record }, plan);
   return record;
 }

@@ -1,7 +1,8 @@
 import { AppError } from "@/lib/errors";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
-import { assertSchemaHasRecords, operationOptions, type RecordWriteOptions } from "./record-service-options";
+import { planRecordEvent } from "@/lib/automations/record-event-outbox";
+import { assertSchemaHasRecords, operationOptions, writeOptions, type RecordWriteOptions } from "./record-service-options";
 
 export interface DeleteRecordOptions extends RecordWriteOptions {
   id: string;
@@ -18,10 +19,11 @@ export async function deleteRecord(options: DeleteRecordOptions): Promise<Public
   const notFound = () => new AppError("not_found", `no ${schema.name} record has the id "${options.id}"`);
   const [stored] = await store.findByIds(schema.name, [options.id], operationOptions(signal));
   if (!stored) throw notFound();
-  const deleted = await store.deleteMany(schema.name, [{ field: "id", op: "eq", value: options.id }], operationOptions(signal));
+  const plan = options.origin === "api" ? await planRecordEvent(options.projectId, schema.name, "delete") : null;
+  const deleted = await store.deleteMany(schema.name, [{ field: "id", op: "eq", value: options.id }], writeOptions(signal, plan));
   // Someone else deleted it between the read and the delete: for this caller it was not there.
   if (deleted === 0) throw notFound();
   const record = presentRecord({ schema, components: schemas, record: stored });
-  if (options.origin === "api") await emitRecordChange({ type: "delete", projectId: options.projectId, schema: schema.name, record });
+  if (options.origin === "api") await emitRecordChange({ type: "delete", projectId: options.projectId, schema: schema.name, record }, plan);
   return record;
 }

@@ -1,5 +1,6 @@
 import { log } from "@/lib/log";
 import { queueRecordTriggers } from "@/lib/automations/queue-record-triggers";
+import type { RecordEventPlan } from "@/lib/automations/record-event-outbox";
 import type { PublicRecord } from "./present-record";
 
 /**
@@ -52,11 +53,13 @@ function reportHandlerFailure(event: RecordChangeEvent, error: unknown): void {
 
 /**
  * Queues the automation runs the change triggers (resolves once they are queued or kept in the
- * outbox), then delivers the event to every subscriber. Called by the record services; never throws.
+ * outbox), then delivers the event to every subscriber. `plan` is the one the write was made with
+ * (planRecordEvent: its outbox entry was stored with the record). Called by the record services;
+ * never throws.
  */
-export async function emitRecordChange(event: RecordChangeEvent): Promise<void> {
+export async function emitRecordChange(event: RecordChangeEvent, plan?: RecordEventPlan | null): Promise<void> {
   try {
-    await queueRecordTriggers(event);
+    await queueRecordTriggers(event, plan);
   } catch (error) {
     log.error("record automations could not be queued", { projectId: event.projectId, schema: event.schema, type: event.type, recordId: event.record.id, error });
   }

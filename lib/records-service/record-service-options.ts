@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
-import type { RecordStore } from "@/lib/records/record-store";
+import type { RecordStore, WriteOptions } from "@/lib/records/record-store";
+import type { RecordEventPlan } from "@/lib/automations/record-event-outbox";
 import type { SchemaDefinition } from "@/lib/schemas/schema-definition";
 
 /** What every record service needs; none of it is looked up inside, so callers decide where it comes from. */
@@ -33,6 +34,11 @@ export function assertSchemaHasRecords(schema: SchemaDefinition): void {
 /** The store's operation options for a signal, without an undefined key. */
 export function operationOptions(signal: AbortSignal | undefined): { signal?: AbortSignal } {
   return signal ? { signal } : {};
+}
+
+/** A write's options: the signal, and the outbox entry of a write that automations listen to. */
+export function writeOptions(signal: AbortSignal | undefined, plan: RecordEventPlan | null): WriteOptions {
+  return plan ? { ...operationOptions(signal), outbox: plan.outbox } : operationOptions(signal);
 }
 
 /**

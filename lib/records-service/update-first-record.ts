@@ -3,7 +3,8 @@ import { effectiveFields } from "@/lib/schemas/schema-definition";
 import { checkRelationsExist } from "./check-relations-exist";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
-import { assertHiddenValues, assertSchemaHasRecords, operationOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
+import { planRecordEvent } from "@/lib/automations/record-event-outbox";
+import { assertHiddenValues, assertSchemaHasRecords, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
 import { rethrowUniqueViolation } from "./rethrow-unique-violation";
 import { validateRecordInput } from "./validate-record";
 
@@ -37,9 +38,10 @@ export async function updateFirstRecord(options: UpdateFirstRecordOptions): Prom
   assertHiddenValues(schema, options.hiddenValues, effectiveFields(schema).map((field) => field.name));
   await checkRelationsExist({ store, schema, schemas, values, signal });
 
+  const plan = options.origin === "api" ? await planRecordEvent(options.projectId, schema.name, "update") : null;
   let result;
   try {
-    result = await store.updateFirst(schema.name, options.where, { ...options.hiddenValues, ...values }, operationOptions(signal));
+    result = await store.updateFirst(schema.name, options.where, { ...options.hiddenValues, ...values }, writeOptions(signal, plan));
   } catch (error) {
     rethrowUniqueViolation(error, schema.name, values);
   }
@@ -47,6 +49,6 @@ export async function updateFirstRecord(options: UpdateFirstRecordOptions): Prom
 
   const record = presentRecord({ schema, components: schemas, record: result.record });
   const previous = presentRecord({ schema, components: schemas, record: result.previous });
-  if (options.origin === "api") await emitRecordChange({ type: "update", projectId: options.projectId, schema: schema.name, record, previous });
+  if (options.origin === "api") await emitRecordChange({ type: "update", projectId: options.projectId, schema: schema.name, record, previous }, plan);
   return { matched: true, record, previous };
 }

@@ -152,6 +152,44 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
       });
     });
 
+    describe("outbox entries written with a write", () => {
+      const entryFor = async (outbox: string, id: string) => (await store.findByIds(outbox, [id]))[0];
+
+      it("stores the entry with the inserted record, creating the outbox collection", async () => {
+        const [collection, outbox] = [fresh("boxed"), fresh("outbox")];
+        const record = await store.insert(collection, { name: "Ada" }, { outbox: { collection: outbox, id: "evt_1", event: { type: "create", schema: "people" } } });
+        const entry = await entryFor(outbox, "evt_1");
+        expect(entry).toMatchObject({ id: "evt_1", event: { type: "create", schema: "people" }, record: { id: record.id, name: "Ada", createdAt: record.createdAt }, previous: null });
+      });
+
+      it("stores the record before and after an update, and nothing when nothing matched", async () => {
+        const [collection, outbox] = [fresh("boxed"), fresh("outbox")];
+        const [record] = await seed(collection, [{ name: "Ada", role: "dev" }]);
+        const result = await store.updateFirst(collection, [{ field: "id", op: "eq", value: record!.id }], { role: "lead" }, { outbox: { collection: outbox, id: "evt_up", event: { type: "update" } } });
+        expect(result.matched).toBe(true);
+        expect(await entryFor(outbox, "evt_up")).toMatchObject({ event: { type: "update" }, record: { id: record!.id, role: "lead" }, previous: { id: record!.id, role: "dev" } });
+        const missed = await store.updateFirst(collection, [{ field: "id", op: "eq", value: "nobody" }], { role: "x" }, { outbox: { collection: outbox, id: "evt_none", event: {} } });
+        expect(missed.matched).toBe(false);
+        expect(await entryFor(outbox, "evt_none")).toBeUndefined();
+      });
+
+      it("stores the record as it was with a delete", async () => {
+        const [collection, outbox] = [fresh("boxed"), fresh("outbox")];
+        const [record] = await seed(collection, [{ name: "Gone" }]);
+        expect(await store.deleteMany(collection, [{ field: "id", op: "eq", value: record!.id }], { outbox: { collection: outbox, id: "evt_del", event: { type: "delete" } } })).toBe(1);
+        expect(await entryFor(outbox, "evt_del")).toMatchObject({ record: { id: record!.id, name: "Gone" }, previous: null });
+        expect(await store.deleteMany(collection, [{ field: "id", op: "eq", value: record!.id }], { outbox: { collection: outbox, id: "evt_del2", event: {} } })).toBe(0);
+        expect(await entryFor(outbox, "evt_del2")).toBeUndefined();
+      });
+
+      it("writes no entry when the write is refused", async () => {
+        const [collection, outbox] = [fresh("boxed"), fresh("outbox")];
+        await store.insert(collection, { id: "taken", name: "first" });
+        await expectAppError(store.insert(collection, { id: "taken", name: "second" }, { outbox: { collection: outbox, id: "evt_refused", event: {} } }), "unique_violation");
+        expect(await entryFor(outbox, "evt_refused")).toBeUndefined();
+      });
+    });
+
     describe("insertMany", () => {
       it("stores a batch in one round trip and answers the records in order, creating the collection", async () => {
         const collection = fresh("batch");

@@ -73,6 +73,27 @@ export interface FindQuery extends MatchQuery {
   limit?: number;
 }
 
+/**
+ * An outbox entry written with a record write (automations' record events): on PostgreSQL and
+ * PGlite in the same statement, so the entry exists exactly when the write happened; on MongoDB
+ * right after the write (no transactions on a standalone server), so a process dying between the
+ * two loses the entry. The stored entry is `{id, event, record, previous, createdAt, updatedAt}`:
+ * `record` is the record as written (for a delete, as it was), `previous` the record an update
+ * replaced (else null). Nothing is written when the write changes nothing (no match).
+ */
+export interface OutboxWrite {
+  /** The outbox's collection. */
+  collection: string;
+  /** The entry's id (1-128 of A-Z a-z 0-9 _ -). */
+  id: string;
+  /** What the entry is about (JSON), stored as `event`. */
+  event: Record<string, unknown>;
+}
+
+export interface WriteOptions extends OperationOptions {
+  outbox?: OutboxWrite;
+}
+
 /** A stored document: the caller's fields plus the system fields. */
 export type StoredRecord = Record<string, unknown> & { id: string; createdAt: string; updatedAt: string };
 
@@ -97,7 +118,7 @@ export interface RecordStore {
    * undefined members are dropped. Answers the record as stored. A taken id or unique value:
    * unique_violation with `field`.
    */
-  insert(collection: string, document: Record<string, unknown>, options?: OperationOptions): Promise<StoredRecord>;
+  insert(collection: string, document: Record<string, unknown>, options?: WriteOptions): Promise<StoredRecord>;
   /**
    * Stores up to 1000 documents in one round trip (batched execution logs, imports), each checked
    * as by insert (issues[].path starts with the document's index: "3.title"). PostgreSQL and
@@ -117,9 +138,13 @@ export interface RecordStore {
    * field is replaced whole; null stays null. Sets updatedAt. System fields cannot be changed.
    * `previous` is exactly the record the update replaced (it is read under the same lock).
    */
-  updateFirst(collection: string, where: FieldCondition[], changes: Record<string, unknown>, options?: OperationOptions): Promise<UpdateResult>;
-  /** Deletes every match (an empty `where` deletes every record); answers how many were deleted. */
-  deleteMany(collection: string, where: FieldCondition[], options?: OperationOptions): Promise<number>;
+  updateFirst(collection: string, where: FieldCondition[], changes: Record<string, unknown>, options?: WriteOptions): Promise<UpdateResult>;
+  /**
+   * Deletes every match (an empty `where` deletes every record); answers how many were deleted. With
+   * an outbox entry, at most one record may match (a second would take the entry's id:
+   * unique_violation, nothing deleted).
+   */
+  deleteMany(collection: string, where: FieldCondition[], options?: WriteOptions): Promise<number>;
   /**
    * Creates a real unique index on a top-level field (idempotent; a no-op for id). Only text,
    * number and boolean values are constrained: any number of records may lack the field or hold

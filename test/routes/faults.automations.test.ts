@@ -6,7 +6,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
-import { OUTBOX_COLLECTION } from "@/lib/automations/queue/undelivered-jobs";
+import { OUTBOX_COLLECTION } from "@/lib/automations/record-event-outbox";
 import { closeKv } from "@/lib/kv/get-kv";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
@@ -22,7 +22,9 @@ import { postgresBinariesAvailable, signal, sleep, startPrivatePostgres, startPr
  * Faults under automations (issue 10), each against servers of this file's own (a redis-server and,
  * where needed, a PostgreSQL cluster on free loopback ports; the shared ones are never touched):
  * - Redis gone while a record is written: the write answers as usual, the run waits in the customer
- *   database's outbox and runs once Redis is back — exactly once;
+ *   database's outbox (written with the record) and runs once Redis is back — exactly once;
+ * - the writing process killed after its write committed and before its event was queued (Redis
+ *   paused to hold it there): a worker started later finds the outbox entry and runs it, once;
  * - a worker killed with SIGKILL mid-run: once its lock lapses another worker re-runs the job, and
  *   the log says the run repeats an interrupted one (needs a shared platform database: DATABASE_URL);
  * - the customer database down during a run: the run fails and is retried per its policy; the
@@ -136,6 +138,24 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
     return ((await response.json()) as { id: string }).id;
   }
 
+  /** An app instance (the route harness) in a process of its own, which the test may kill. */
+  function startInstance(): Promise<{ child: ChildProcess; url: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ["--import", "tsx", path.resolve("test/support/serve-harness.ts")], {
+        env: { ...process.env, NODE_ENV: "test" },
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      workers.push(child);
+      let output = "";
+      child.stdout!.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /READY (\S+)/.exec(output);
+        if (match) resolve({ child, url: match[1]! });
+      });
+      child.on("exit", (code) => reject(new Error(`instance exited with ${code}`)));
+    });
+  }
+
   function startWorker(): ChildProcess {
     const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
       env: { ...process.env, NODE_ENV: "test", AUTOMATION_WORKER: "on" },
@@ -200,6 +220,37 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
     expect(upstreamCalls).toBe(2);
     const store = await getProjectRecordStore({ projectId: shared.projectId });
     expect(await store.count("notes", { where: [{ field: "text", op: "eq", value: "survives a kill" }] })).toBe(1);
+    expect(await automationRunsAfterQuiet(shared.projectId, automationId, 2_000)).toHaveLength(1);
+  }, 120_000);
+
+  it("runs the event of a write whose process died before queueing it (its outbox entry was written with the record)", async () => {
+    const automationId = await createSharedAutomation({
+      name: "Echo window notes",
+      trigger: { type: "record", schema: "notes", events: ["create"], condition: { checks: [{ left: "{{trigger.record.text}}", operator: "contains", right: "window-" }] } },
+      steps: [{ type: "transform", name: "text", expression: "trigger.record.text" }],
+    });
+    const instance = await startInstance();
+    // The queue stops answering: the instance's write commits, then waits to queue its event.
+    redis.pause();
+    try {
+      const writing = fetch(`${instance.url}/api/projects/${shared.projectId}/records/notes`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${sharedKey}`, "content-type": "application/json" },
+        body: JSON.stringify({ text: "window-1" }),
+      }).catch(() => null);
+      const store = await getProjectRecordStore({ projectId: shared.projectId });
+      const deadline = Date.now() + 20_000;
+      while ((await store.count("notes", { where: [{ field: "text", op: "eq", value: "window-1" }] })) === 0 && Date.now() < deadline) await sleep(20);
+      expect(await store.count(OUTBOX_COLLECTION)).toBe(1);
+      signal(instance.child.pid, "SIGKILL");
+      expect(await writing).toBeNull();
+    } finally {
+      redis.resume();
+    }
+    startWorker();
+    const [run] = await waitForAutomationRuns(shared.projectId, automationId, 1, 60_000);
+    expect(run).toMatchObject({ outcome: "completed" });
+    expect(run!.steps[0]?.outputPreview).toBe(JSON.stringify("window-1"));
     expect(await automationRunsAfterQuiet(shared.projectId, automationId, 2_000)).toHaveLength(1);
   }, 120_000);
 

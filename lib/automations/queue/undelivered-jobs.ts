@@ -1,20 +1,24 @@
 import { log } from "@/lib/log";
-import { getProjectRuntime } from "@/lib/endpoints/invoke/project-runtime";
-import type { RecordStore } from "@/lib/records/record-store";
-import type { AutomationJob } from "./automation-job";
+import { getProjectRuntime, recordTriggerKey } from "@/lib/endpoints/invoke/project-runtime";
 import { requeueUnqueuedSubmissions } from "@/lib/forms/requeue-unqueued-submissions";
+import { presentRecord, type PublicRecord } from "@/lib/records-service/present-record";
+import type { StoredRecord } from "@/lib/records/record-store";
+import { OUTBOX_COLLECTION, type OutboxEvent } from "../record-event-outbox";
+import { recordTriggerJobs } from "../queue-record-triggers";
 import { enqueueAutomationJobs } from "./enqueue-automation-jobs";
 
 /**
- * Runs the queue could not take (Redis unreachable) wait in the project's customer database — record
- * events in `_automation_outbox`, form submissions as stored submissions marked `queued: false` —
- * and are queued again by this process every few seconds until the queue takes them, and by every
- * worker at start-up (start-automation-work.ts). Their job ids are their idempotency keys, so a run
- * queued twice (the queue took it although add() timed out) runs once.
+ * Runs that wait in the project's customer database to be queued — record events in
+ * `_automation_outbox` (written with the record: record-event-outbox.ts), form submissions marked
+ * `queued: false` — are queued by this process every few seconds after a queue failure until the
+ * queue takes them, and by every worker at start-up (start-automation-work.ts), which covers a
+ * process that died between a write and its queueing. Job ids derive from the event or submission,
+ * so a run queued twice (the queue took it although add() timed out) runs once.
  */
-export const OUTBOX_COLLECTION = "_automation_outbox";
 const DRAIN_INTERVAL_MS = 5_000;
 const DRAIN_BATCH = 500;
+// An entry is normally removed right after its write; one older than this was left behind.
+const SETTLE_MS = 5_000;
 
 const pendingProjects = new Set<string>();
 let drainTimer: NodeJS.Timeout | null = null;
@@ -30,42 +34,49 @@ function scheduleDrain(): void {
 
 async function drainPendingProjects(): Promise<void> {
   for (const projectId of [...pendingProjects]) {
-    const left = await drainUndeliveredJobs(projectId).catch(() => 1);
+    const left = await drainUndeliveredJobs(projectId, { settled: false }).catch(() => 1);
     if (left === 0) pendingProjects.delete(projectId);
   }
   if (pendingProjects.size > 0) scheduleDrain();
 }
 
-/** Has this process retry the project's undelivered runs every few seconds until none are left. */
+/** Has this process queue the project's waiting runs every few seconds until none are left. */
 export function rememberUndeliveredProject(projectId: string): void {
   pendingProjects.add(projectId);
   scheduleDrain();
 }
 
-/** Keeps jobs for later; never throws (a loss is reported as an error, it is never silent). */
-export async function storeUndeliveredJobs(store: RecordStore, projectId: string, jobs: readonly AutomationJob[]): Promise<void> {
-  try {
-    await store.insertMany(OUTBOX_COLLECTION, jobs.map((job) => ({ id: job.id, job: job as unknown as Record<string, unknown> })));
-    rememberUndeliveredProject(projectId);
-  } catch (error) {
-    log.error("automation runs lost: neither the queue nor the outbox could take them", { projectId, jobIds: jobs.map((job) => job.id), error });
-  }
-}
-
 /**
- * Queues a project's waiting outbox entries (removing the ones the queue took) and its unqueued form
- * submissions. Answers how many are still waiting (0 when none); throws when the queue or the
- * database is down.
+ * Queues a project's waiting outbox entries (removing them once queued) and its unqueued form
+ * submissions. With `settled` (start-up), only entries older than a few seconds, so writes still
+ * in flight on other instances are left to them (queueing one twice would be harmless). Answers how
+ * many are still waiting; throws when the queue or the database is down.
  */
-export async function drainUndeliveredJobs(projectId: string): Promise<number> {
+export async function drainUndeliveredJobs(projectId: string, options: { settled: boolean } = { settled: true }): Promise<number> {
   const runtime = await getProjectRuntime(projectId);
   if (!runtime) return 0;
+  const where = options.settled ? [{ field: "createdAt", op: "lt" as const, value: new Date(Date.now() - SETTLE_MS).toISOString() }] : [];
   for (;;) {
-    const entries = await runtime.store.find(OUTBOX_COLLECTION, { limit: DRAIN_BATCH });
+    const entries = await runtime.store.find(OUTBOX_COLLECTION, { where, limit: DRAIN_BATCH });
     if (entries.length === 0) break;
-    await enqueueAutomationJobs(entries.map((entry) => entry.job as AutomationJob));
+    const jobs = entries.flatMap((entry) => {
+      const event = entry.event as OutboxEvent;
+      const automations = runtime.automations.records.get(recordTriggerKey(event.schema, event.type)) ?? [];
+      const schema = runtime.schemas.find((candidate) => candidate.name === event.schema);
+      if (!schema || automations.length === 0) return [];
+      // Entries written with the record hold it as stored; it is shown to flows as the API shows it.
+      const present = (record: unknown): PublicRecord | undefined =>
+        record === null || record === undefined ? undefined : entry.presented ? (record as PublicRecord) : presentRecord({ schema, components: runtime.schemas, record: record as StoredRecord });
+      return recordTriggerJobs(entry.id, { type: event.type, projectId, schema: event.schema, record: present(entry.record)!, previous: present(entry.previous) }, automations);
+    });
+    if (jobs.length > 0) await enqueueAutomationJobs(jobs);
     await runtime.store.deleteMany(OUTBOX_COLLECTION, [{ field: "id", op: "in", value: entries.map((entry) => entry.id) }]);
     if (entries.length < DRAIN_BATCH) break;
   }
-  return requeueUnqueuedSubmissions(runtime);
+  const waiting = await requeueUnqueuedSubmissions(runtime);
+  if (waiting > 0) log.warn("form submissions still wait for the automation queue", { projectId, waiting });
+  // Entries too recent for a settled drain: drained without the wait in a few seconds.
+  const recent = options.settled ? await runtime.store.count(OUTBOX_COLLECTION) : 0;
+  if (recent > 0) rememberUndeliveredProject(projectId);
+  return waiting + recent;
 }

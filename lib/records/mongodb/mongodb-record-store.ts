@@ -7,7 +7,7 @@ import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, presentRecord } from "../present-record";
 import { assertCollectionName, assertFieldName } from "../record-names";
-import type { OperationOptions, RecordStore, StoredRecord, UpdateResult } from "../record-store";
+import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
 import { buildFilter } from "./build-filter";
 import { buildSort } from "./build-sort";
@@ -111,6 +111,17 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
     }
   }
 
+  /**
+   * The outbox entry of a write, right after it: a standalone MongoDB has no multi-document
+   * transactions (MongoDB 5.0+ replica sets do, but the store must work on both), so a process
+   * that dies between the two loses the entry (record-store.ts, OutboxWrite).
+   */
+  async function writeOutboxEntry(outbox: OutboxWrite | undefined, record: StoredRecord, previous: StoredRecord | null, deadline: Deadline): Promise<void> {
+    if (!outbox) return;
+    const entry = prepareInsert({ id: outbox.id, event: outbox.event, record, previous }, new Date());
+    await collectionOf(outbox.collection).insertOne(toMongoDocument(entry), { maxTimeMS: deadline.remainingMs() });
+  }
+
   return {
     kind: "mongodb",
     metrics,
@@ -121,6 +132,7 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
       return operation(opts, async (deadline) => {
         await ensureOrderIndex(collection, deadline);
         await collectionOf(collection).insertOne(toMongoDocument(record), { maxTimeMS: deadline.remainingMs() });
+        await writeOutboxEntry(opts?.outbox, record, null, deadline);
         return record;
       });
     },
@@ -184,7 +196,9 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
         });
         if (!before) return { matched: false, record: null, previous: null };
         const previous = fromMongoDocument(before);
-        return { matched: true, previous, record: presentRecord({ ...previous, ...patch }) };
+        const record = presentRecord({ ...previous, ...patch });
+        await writeOutboxEntry(opts?.outbox, record, previous, deadline);
+        return { matched: true, previous, record };
       });
     },
 
@@ -192,8 +206,16 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
       assertCollectionName(collection);
       const conditions = checkConditions(where);
       return operation(opts, async (deadline) => {
-        const result = await collectionOf(collection).deleteMany(buildFilter({ where: conditions }), { maxTimeMS: deadline.remainingMs() });
-        return result.deletedCount;
+        const outbox = opts?.outbox;
+        if (!outbox) {
+          const result = await collectionOf(collection).deleteMany(buildFilter({ where: conditions }), { maxTimeMS: deadline.remainingMs() });
+          return result.deletedCount;
+        }
+        // One record at most with an outbox entry: the entry holds the record as it was.
+        const removed = await collectionOf(collection).findOneAndDelete(buildFilter({ where: conditions }), { sort: buildSort(completeSort([])), maxTimeMS: deadline.remainingMs() });
+        if (!removed) return 0;
+        await writeOutboxEntry(outbox, fromMongoDocument(removed), null, deadline);
+        return 1;
       });
     },
 

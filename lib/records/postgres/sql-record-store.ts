@@ -5,7 +5,7 @@ import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, presentRecord } from "../present-record";
 import { assertCollectionName, assertFieldName } from "../record-names";
-import type { OperationOptions, RecordStore, StoredRecord, UpdateResult } from "../record-store";
+import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
 import { orderBySql } from "./build-order-by";
 import { SqlParams, scalarGuard, whereSql } from "./build-where";
@@ -30,6 +30,27 @@ function uniqueViolation(collection: string, error: unknown, candidates: string[
   const field = candidates.find((name) => uniqueIndexName(collection, name) === constraint);
   const message = field ? `"${field}" must be unique: another record already has this value` : "another record already has this value";
   return new AppError("unique_violation", message, { field, cause: error });
+}
+
+/**
+ * The statement that stores an outbox entry beside a write, as the last CTE of the write's own
+ * statement (so both happen or neither does): one entry per row of `source`, which has the
+ * columns `record` and `previous` (jsonb). Adds its parameters to `params`.
+ */
+function outboxInsertSql(outbox: OutboxWrite, source: string, params: SqlParams): string {
+  const id = params.add(outbox.id);
+  const now = params.add(new Date().toISOString());
+  const event = params.json(outbox.event);
+  return (
+    `INSERT INTO ${qualifiedTable(outbox.collection)} (id, doc) SELECT ${id}::text, jsonb_build_object(` +
+    `'id', ${id}::text, 'createdAt', ${now}::text, 'updatedAt', ${now}::text, 'event', ${event}, 'record', record, 'previous', previous) FROM ${source}`
+  );
+}
+
+function checkOutbox(outbox: OutboxWrite | undefined): void {
+  if (!outbox) return;
+  assertCollectionName(outbox.collection);
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(outbox.id)) throw new AppError("validation_failed", "invalid outbox entry id", { issues: [{ path: "outbox.id", message: "must be 1-128 of A-Z a-z 0-9 _ -" }] });
 }
 
 function describeValue(value: unknown): string {
@@ -99,15 +120,31 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     return createIdempotently(() => exec(ddl, deadline));
   }
 
-  /** Runs a write; when the collection's table does not exist yet, creates it and runs it again. */
-  async function write<T>(collection: string, deadline: Deadline, run: () => Promise<T>): Promise<T> {
+  /**
+   * Runs a write; when the collection's table (or the outbox's) does not exist yet, creates them and
+   * runs it again.
+   */
+  async function write<T>(collection: string, deadline: Deadline, run: () => Promise<T>, outbox?: OutboxWrite): Promise<T> {
     try {
       return await run();
     } catch (error) {
       if (!isMissingTable(error)) throw error;
     }
     await createTable(collection, deadline);
+    if (outbox) await createTable(outbox.collection, deadline);
     return run();
+  }
+
+  /** Runs an update or delete: a missing outbox table is created; a missing collection has nothing to change. */
+  async function change<T>(deadline: Deadline, run: () => Promise<T>, empty: T, outbox: OutboxWrite | undefined): Promise<T> {
+    if (!outbox) return read(run, empty);
+    try {
+      return await run();
+    } catch (error) {
+      if (!isMissingTable(error)) throw error;
+    }
+    await createTable(outbox.collection, deadline);
+    return read(run, empty);
   }
 
   /** Runs a read; a collection without a table simply has no records. */
@@ -141,12 +178,15 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
 
     async insert(collection, document, opts) {
       assertCollectionName(collection);
+      checkOutbox(opts?.outbox);
       const record = prepareInsert(document, new Date());
+      const outbox = opts?.outbox;
       return operation(opts, async (deadline) => {
+        const params = new SqlParams();
+        const insertSql = `INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES (${params.add(record.id)}, ${params.add(JSON.stringify(record))}::jsonb)`;
+        const sql = outbox ? `WITH written AS (${insertSql} RETURNING doc AS record, NULL::jsonb AS previous) ${outboxInsertSql(outbox, "written", params)}` : insertSql;
         try {
-          await write(collection, deadline, () =>
-            query(`INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES ($1, $2::jsonb)`, [record.id, JSON.stringify(record)], deadline),
-          );
+          await write(collection, deadline, () => query(sql, params.values, deadline), outbox);
         } catch (error) {
           if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(record));
           throw error;
@@ -216,18 +256,23 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
 
     async updateFirst(collection, where, changes, opts) {
       assertCollectionName(collection);
+      checkOutbox(opts?.outbox);
       const conditions = checkConditions(where);
       const patch = prepareChanges(changes, new Date());
+      const outbox = opts?.outbox;
       return operation(opts, async (deadline): Promise<UpdateResult> => {
         const params = new SqlParams();
         const table = qualifiedTable(collection);
         // The row is locked while it is read, so `previous` is exactly what the update replaced.
-        const sql =
-          `WITH target AS (SELECT id, doc FROM ${table} WHERE ${whereSql({ where: conditions }, params)} ORDER BY ${DEFAULT_ORDER} LIMIT 1 FOR UPDATE) ` +
+        const target = `SELECT id, doc FROM ${table} WHERE ${whereSql({ where: conditions }, params)} ORDER BY ${DEFAULT_ORDER} LIMIT 1 FOR UPDATE`;
+        const update =
           `UPDATE ${table} AS updated SET doc = updated.doc || ${params.json(patch)} FROM target WHERE updated.id = target.id ` +
           `RETURNING target.doc AS previous, updated.doc AS record`;
+        const sql = outbox
+          ? `WITH target AS (${target}), changed AS (${update}), entry AS (${outboxInsertSql(outbox, "changed", params)}) SELECT previous, record FROM changed`
+          : `WITH target AS (${target}) ${update}`;
         try {
-          const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
+          const result = await change(deadline, () => query(sql, params.values, deadline), { rows: [], rowCount: 0 }, outbox);
           const row = result.rows[0];
           if (!row) return { matched: false, record: null, previous: null };
           return { matched: true, record: presentRecord(row.record as Record<string, unknown>), previous: presentRecord(row.previous as Record<string, unknown>) };
@@ -240,12 +285,26 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
 
     async deleteMany(collection, where, opts) {
       assertCollectionName(collection);
+      checkOutbox(opts?.outbox);
       const conditions = checkConditions(where);
+      const outbox = opts?.outbox;
       return operation(opts, async (deadline) => {
         const params = new SqlParams();
-        const sql = `DELETE FROM ${qualifiedTable(collection)} WHERE ${whereSql({ where: conditions }, params)}`;
-        const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
-        return result.rowCount;
+        const remove = `DELETE FROM ${qualifiedTable(collection)} WHERE ${whereSql({ where: conditions }, params)}`;
+        if (!outbox) {
+          const result = await read(() => query(remove, params.values, deadline), { rows: [], rowCount: 0 });
+          return result.rowCount;
+        }
+        const sql =
+          `WITH removed AS (${remove} RETURNING doc AS record, NULL::jsonb AS previous), entry AS (${outboxInsertSql(outbox, "removed", params)}) ` +
+          `SELECT count(*) AS n FROM removed`;
+        try {
+          const result = await change(deadline, () => query(sql, params.values, deadline), { rows: [{ n: 0 }], rowCount: 1 }, outbox);
+          return Number(result.rows[0]?.n ?? 0);
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new AppError("unique_violation", "an outbox entry covers one deleted record: the filter matched several", { field: "id", cause: error });
+          throw error;
+        }
       });
     },
 

@@ -1,0 +1,39 @@
+import { newId } from "@/lib/ids";
+import { getProjectRuntime, recordTriggerKey, type RuntimeAutomation } from "@/lib/endpoints/invoke/project-runtime";
+import type { OutboxWrite, RecordStore } from "@/lib/records/record-store";
+import type { RecordEventType } from "./automation-definition";
+
+/**
+ * The outbox of record events (issue 10): a records API or dashboard write that some automation
+ * listens to stores an entry in the customer database's `_automation_outbox` together with the
+ * record — in the same statement on PostgreSQL and PGlite (record-store.ts, OutboxWrite) — so
+ * the event survives the process dying between the write and the queueing. The entry is removed
+ * once its runs are queued; whatever is left is queued by the drain (queue/undelivered-jobs.ts).
+ */
+export const OUTBOX_COLLECTION = "_automation_outbox";
+
+/** What a write that triggers automations needs to know, looked up once before the write. */
+export interface RecordEventPlan {
+  /** The entry written with the record; its id is the event's id (and part of every job's id). */
+  outbox: OutboxWrite;
+  automations: readonly RuntimeAutomation[];
+  store: RecordStore;
+}
+
+/** The entry's `event` field: which change, of which schema. */
+export interface OutboxEvent {
+  type: RecordEventType;
+  schema: string;
+}
+
+/**
+ * Null when no enabled automation listens for this change (the write then costs nothing extra);
+ * otherwise the outbox entry to write with it. From the runtime cache: no platform database read.
+ */
+export async function planRecordEvent(projectId: string, schema: string, type: RecordEventType): Promise<RecordEventPlan | null> {
+  const runtime = await getProjectRuntime(projectId);
+  const automations = runtime?.automations.records.get(recordTriggerKey(schema, type));
+  if (!runtime || !automations || automations.length === 0) return null;
+  const event: OutboxEvent = { type, schema };
+  return { outbox: { collection: OUTBOX_COLLECTION, id: newId("event"), event: { ...event } }, automations, store: runtime.store };
+}
