@@ -1,7 +1,7 @@
 import pg from "pg";
 import { Redis } from "ioredis";
 
-/** Fresh databases per run on the local PostgreSQL, dropped at the end; Redis keys cleaned by pattern. */
+/** Fresh databases per run on the local PostgreSQL (`--db-prefix`, default bench_…), dropped at the end; Redis keys cleaned by pattern. */
 
 export const POSTGRES_SERVER = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -21,7 +21,8 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 }
 
 function assertDatabaseName(name: string): void {
-  if (!/^bench_[a-z0-9_]+$/.test(name)) throw new Error(`refusing to touch database "${name}": only bench_* databases`);
+  // Only the benchmark's own databases: bench_* or <prefix>bench_* (--db-prefix).
+  if (!/^[a-z0-9_]*bench_[a-z0-9_]+$/.test(name)) throw new Error(`refusing to touch database "${name}": only *bench_* databases`);
 }
 
 export async function createDatabase(name: string): Promise<void> {

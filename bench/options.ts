@@ -30,6 +30,39 @@ export interface BenchOptions {
   keep: boolean;
   /** Set up, start both servers, print their URLs and wait for Ctrl-C instead of measuring. */
   serve: boolean;
+  /** Database names start with this (then _platform_<ts>, _customer_<ts>); must end in "bench". */
+  databasePrefix: string;
+  /** Run the automation benchmark (issue 10) instead of the invocation scenarios. */
+  automations: boolean;
+  /** Smoke run: a few seconds per rate, coarse steps; the results are marked as smoke. */
+  quick: boolean;
+  /** Automations: seconds each offered rate is held. */
+  stepSeconds: number;
+  /** Automations: offered rates to hold, in order; null = step up from startRate until the backlog grows. */
+  rates: number[] | null;
+  startRate: number;
+  rateFactor: number;
+  /** Automations: bisections between the last flat and the first growing rate. */
+  refineSteps: number;
+  /** Automations: highest writes/s expected (sizes the pool of write keys, caps the step-up). */
+  maxWriteRate: number;
+  /** Automations: records API throughput with and without the automation. */
+  writeCheck: boolean;
+  /** Automations: kill -9 the worker under load. */
+  killCheck: boolean;
+  killSeconds: number;
+  /** Automations: offered rate of the kill check; null = 80 % of the app's sustained rate. */
+  killRate: number | null;
+  /** Automations: AUTOMATION_LOCK_SECONDS of the app and its worker (how soon a dead worker's runs are re-run). */
+  lockSeconds: number;
+  /** Automations: run slots per project in the worker (bench/automations/automation-worker.ts); null = the app's default. */
+  projectSlots: number | null;
+  /** Automations: the app works the queue itself instead of a separate `npm run worker` (no kill check). */
+  embeddedWorker: boolean;
+  /** Automations: measure the app only (no reference ladder; for quick experiments such as --project-slots). */
+  skipReference: boolean;
+  /** Automations: KV_KEY_PREFIX of the app (default fpbench<ts>:); every key under it is deleted afterwards. */
+  kvPrefix: string | null;
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -55,7 +88,31 @@ doing the same work, one after the other on one core, and prints requests/s, p50
   --no-pin            do not pin processes to cores (taskset)
   --output FILE       JSON results (default bench/results/latest.json)
   --keep              keep the databases and Redis keys afterwards
-  --serve             set up and start both servers, print the scenario URLs, wait for Ctrl-C (no measuring)`;
+  --serve             set up and start both servers, print the scenario URLs, wait for Ctrl-C (no measuring)
+  --db-prefix NAME    database name prefix, ending in "bench" (default bench → bench_platform_<ts>, bench_customer_<ts>)
+
+Automations (issue 10): records API write → BullMQ → run with one Create step, against a node:http +
+BullMQ reference (bench/reference/automation-reference.ts); results in bench/results/automations.json.
+
+  --automations       run the automation benchmark instead of the scenarios above
+  --quick             smoke run: 3 s per rate, doubling rates, 1 s warm-up, 3 s write runs, 8 s kill check
+                      (writes bench/results/automations-smoke.json, marked as smoke)
+  --step-seconds S    seconds each offered rate is held (default 10)
+  --rates LIST        offered rates to hold, e.g. 250,500,1000 (default: step up until the backlog grows)
+  --start-rate R      first offered rate of the step-up (default 200)
+  --rate-factor F     step-up factor (default 1.5)
+  --refine N          bisections between the last flat and the first growing rate (default 2)
+  --max-write-rate R  highest writes/s expected; sizes the write-key pool (600 calls/min per key) (default 3000)
+  --no-write-check    skip the records API throughput with vs without the automation
+                      (uses --connections, --warmup, --duration, --rounds)
+  --no-kill           skip the kill -9 of the worker
+  --kill-seconds S    length of the kill check (default 20; the kill comes at 40 %, once a run is in progress)
+  --kill-rate R       offered rate of the kill check (default: 80 % of the app's sustained rate)
+  --lock-seconds S    AUTOMATION_LOCK_SECONDS of the app and worker (default 10)
+  --project-slots N   run slots per project in the worker (default: the app's PROJECT_CONCURRENCY)
+  --embedded-worker   the app works the queue itself (no separate worker, no kill check)
+  --skip-reference    measure the app only (experiments; the ratio target is then not judged)
+  --kv-prefix P       the app's KV_KEY_PREFIX (default fpbench<ts>:), deleted afterwards`;
 
 function positiveNumber(name: string, value: string | undefined, fallback: number, integer = false): number {
   if (value === undefined) return fallback;
@@ -88,6 +145,24 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       output: { type: "string" },
       keep: { type: "boolean", default: false },
       serve: { type: "boolean", default: false },
+      "db-prefix": { type: "string" },
+      automations: { type: "boolean", default: false },
+      quick: { type: "boolean", default: false },
+      "step-seconds": { type: "string" },
+      rates: { type: "string" },
+      "start-rate": { type: "string" },
+      "rate-factor": { type: "string" },
+      refine: { type: "string" },
+      "max-write-rate": { type: "string" },
+      "no-write-check": { type: "boolean", default: false },
+      "no-kill": { type: "boolean", default: false },
+      "kill-seconds": { type: "string" },
+      "kill-rate": { type: "string" },
+      "lock-seconds": { type: "string" },
+      "project-slots": { type: "string" },
+      "embedded-worker": { type: "boolean", default: false },
+      "skip-reference": { type: "boolean", default: false },
+      "kv-prefix": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -106,9 +181,22 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
   const soakRateShare = positiveNumber("soak-share", values["soak-share"], 0.7);
   if (soakRateShare > 1) throw new Error("--soak-share must be at most 1");
 
+  const quick = values.quick;
+  const databasePrefix = values["db-prefix"] ?? "bench";
+  if (!/^[a-z0-9_]*bench$/.test(databasePrefix)) throw new Error(`--db-prefix must be lowercase letters, digits or _ ending in "bench", got "${databasePrefix}"`);
+  const rates = values.rates
+    ? values.rates.split(",").map((part) => positiveNumber("rates", part.trim(), 0, true))
+    : null;
+  const rateFactor = positiveNumber("rate-factor", values["rate-factor"], quick ? 2 : 1.5);
+  if (rateFactor <= 1.05) throw new Error("--rate-factor must be above 1.05");
+  const lockSeconds = positiveNumber("lock-seconds", values["lock-seconds"], 10, true);
+  if (lockSeconds < 2) throw new Error("--lock-seconds must be at least 2 (AUTOMATION_LOCK_SECONDS)");
+  if (values["kv-prefix"] !== undefined && !/^[A-Za-z0-9:_.-]{1,60}$/.test(values["kv-prefix"])) throw new Error("--kv-prefix must be 1-60 of A-Z a-z 0-9 : _ . -");
+  const defaults = quick && values.automations ? { output: "bench/results/automations-smoke.json", duration: 3, warmup: 1 } : { output: values.automations ? "bench/results/automations.json" : "bench/results/latest.json", duration: 10, warmup: 3 };
+
   return {
-    durationSeconds: positiveNumber("duration", values.duration, 10),
-    warmupSeconds: values.warmup === "0" ? 0 : positiveNumber("warmup", values.warmup, 3),
+    durationSeconds: positiveNumber("duration", values.duration, defaults.duration),
+    warmupSeconds: values.warmup === "0" ? 0 : positiveNumber("warmup", values.warmup, defaults.warmup),
     connections: positiveNumber("connections", values.connections, 50, true),
     rounds: positiveNumber("rounds", values.rounds, 1, true),
     scenarioIds: [...new Set(scenarioIds)].sort(),
@@ -121,8 +209,26 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     maxRate: positiveNumber("max-rate", values["max-rate"], 50_000, true),
     cpuProfile: values["cpu-prof"],
     pin: !values["no-pin"],
-    output: path.resolve(values.output ?? "bench/results/latest.json"),
+    output: path.resolve(values.output ?? defaults.output),
     keep: values.keep,
     serve: values.serve,
+    databasePrefix,
+    automations: values.automations,
+    quick,
+    stepSeconds: positiveNumber("step-seconds", values["step-seconds"], quick ? 3 : 10),
+    rates,
+    startRate: positiveNumber("start-rate", values["start-rate"], 200, true),
+    rateFactor,
+    refineSteps: values.refine === "0" ? 0 : positiveNumber("refine", values.refine, quick ? 0 : 2, true),
+    maxWriteRate: positiveNumber("max-write-rate", values["max-write-rate"], 3_000, true),
+    writeCheck: !values["no-write-check"],
+    killCheck: !values["no-kill"],
+    killSeconds: positiveNumber("kill-seconds", values["kill-seconds"], quick ? 8 : 20),
+    killRate: values["kill-rate"] === undefined ? null : positiveNumber("kill-rate", values["kill-rate"], 0, true),
+    lockSeconds,
+    projectSlots: values["project-slots"] === undefined ? null : positiveNumber("project-slots", values["project-slots"], 0, true),
+    embeddedWorker: values["embedded-worker"],
+    skipReference: values["skip-reference"],
+    kvPrefix: values["kv-prefix"] ?? null,
   };
 }

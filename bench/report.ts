@@ -231,7 +231,7 @@ export function formatSoak(soak: SoakReport): string {
   ].join("\n");
 }
 
-export function writeReport(file: string, report: BenchReport): void {
+export function writeReport(file: string, report: object): void {
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
 }

@@ -3,7 +3,8 @@
  * production build) and a plain node:http reference doing the same work (bench/reference/server.ts),
  * both pinned to core 0 and measured one after the other, with autocannon pinned to core 1; reports
  * requests/s, p50/p95/p99 and the ratios to the reference; optionally soaks the app and watches its
- * resident memory. See bench/options.ts for the flags (`npm run bench -- --help`).
+ * resident memory. See bench/options.ts for the flags (`npm run bench -- --help`). With --automations it
+ * runs issue 10's automation benchmark instead (bench/automations/run-automation-bench.ts).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -13,6 +14,7 @@ import os from "node:os";
 import path from "node:path";
 import { clientIpPoolFor } from "./load/client-ips";
 import { runLoad, stopActiveLoad, type LoadResult } from "./load/run-load";
+import { stopWriteLoad } from "./automations/write-load";
 import { BENCH_HELP, parseBenchOptions, type BenchOptions } from "./options";
 import {
   cpuTicks,
@@ -48,6 +50,7 @@ import { runSoak } from "./soak";
 import { formatCpuProfileSummary, summarizeCpuProfile } from "./summarize-cpu-profile";
 import { InspectorProfiler } from "./inspector-profiler";
 import { ExecutionLogCounter } from "./execution-log-counter";
+import { runAutomationBench } from "./automations/run-automation-bench";
 
 const SERVER_CORE = 0;
 /** USER_HZ: /proc/<pid>/stat counts CPU time in these (100 on Linux unless built otherwise). */
@@ -88,6 +91,7 @@ let cleanupRunning: Promise<void> | null = null;
 function cleanup(): Promise<void> {
   cleanupRunning ??= (async () => {
     stopActiveLoad();
+    stopWriteLoad();
     await Promise.allSettled(cleanupState.closers.map((close) => close()));
     await Promise.allSettled(cleanupState.processes.map((managed) => stopProcess(managed)));
     killAllProcessesNow();
@@ -360,8 +364,27 @@ async function main(): Promise<number> {
   const serverCore = pinned ? SERVER_CORE : null;
 
   const stamp = `${Date.now()}`;
-  const platformDatabase = `bench_platform_${stamp}`;
-  const customerDatabase = `bench_customer_${stamp}`;
+  if (options.automations) {
+    return runAutomationBench({
+      options,
+      log,
+      cleanup: cleanupState,
+      workDir,
+      pinned,
+      // Servers on one core; workers beside the load generator on the other, the same for both targets.
+      serverCore,
+      workerCore: pinned ? LOAD_CORE : null,
+      machine,
+      code,
+      stamp,
+      appEnvironment,
+      freePort,
+      createDatabase,
+      keepWorkDir: () => (keepWorkDir = true),
+    });
+  }
+  const platformDatabase = `${options.databasePrefix}_platform_${stamp}`;
+  const customerDatabase = `${options.databasePrefix}_customer_${stamp}`;
   cleanupState.databases.push(platformDatabase);
   await createDatabase(platformDatabase);
   cleanupState.databases.push(customerDatabase);

@@ -41,7 +41,7 @@ function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): Pr
 }
 
 /** Runs a command that prints one JSON line last, and answers that line parsed. */
-async function runJsonCommand<T>(label: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<T> {
+export async function runJsonCommand<T>(label: string, command: string, args: string[], env: NodeJS.ProcessEnv): Promise<T> {
   const result = await runCommand(command, args, env);
   const lastLine = result.stdout.trim().split("\n").pop() ?? "";
   if (result.code !== 0) throw new Error(`${label} failed (exit ${result.code}): ${result.stderr.trim() || lastLine}`);
@@ -52,11 +52,11 @@ async function runJsonCommand<T>(label: string, command: string, args: string[],
   }
 }
 
-function runCli<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
+export function runCli<T>(args: string[], env: NodeJS.ProcessEnv): Promise<T> {
   return runJsonCommand<T>(`npm run cli -- ${args[0]} ${args[1] ?? ""}`.trim(), "npm", ["run", "--silent", "cli", "--", ...args], env);
 }
 
-class ManagementApi {
+export class ManagementApi {
   constructor(
     private readonly baseUrl: string,
     private readonly projectId: string,

@@ -1,4 +1,7 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
 import { queueDueSchedules } from "@/lib/automations/schedule/queue-due-schedules";
@@ -16,8 +19,18 @@ import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+// An upstream that answers slowly: runs that call it hold their project's slots for a while.
+let slowUpstream: Server;
+let slowUrl: string;
+const savedAllowedHosts = process.env.OUTBOUND_ALLOWED_HOSTS;
 
 beforeAll(async () => {
+  slowUpstream = createServer((_request, response) => void setTimeout(() => response.end("{}"), 300));
+  await new Promise<void>((resolve) => slowUpstream.listen(0, "127.0.0.1", resolve));
+  const { port } = slowUpstream.address() as AddressInfo;
+  slowUrl = `http://127.0.0.1:${port}/slow`;
+  process.env.OUTBOUND_ALLOWED_HOSTS = [savedAllowedHosts, `127.0.0.1:${port}`].filter(Boolean).join(",");
+  resetConfigForTests();
   server = await startRouteServer();
   fixture = await createProjectFixture("Automation runs");
   key = await fixture.keyFor(["automations.read", "automations.write", "automations.run", "records.read", "records.create", "records.update", "records.delete", "endpoints.create"]);
@@ -28,6 +41,10 @@ afterAll(async () => {
   await server?.close();
   await closeAutomationQueue();
   await closePlatformDb();
+  await new Promise<void>((resolve) => (slowUpstream ? slowUpstream.close(() => resolve()) : resolve()));
+  if (savedAllowedHosts === undefined) delete process.env.OUTBOUND_ALLOWED_HOSTS;
+  else process.env.OUTBOUND_ALLOWED_HOSTS = savedAllowedHosts;
+  resetConfigForTests();
 });
 
 function api(path: string, init: RequestInit = {}): Promise<Response> {
@@ -183,4 +200,31 @@ describe("retries", () => {
     expect(byAttempt[1]?.retryOf).toBe(executionId);
     expect(await automationRunsAfterQuiet(fixture.projectId, automation.id, 2_000)).toHaveLength(2);
   });
+});
+
+describe("fairness between projects", () => {
+  it("runs at most five runs of a project at once, and another project's run does not wait for its backlog", async () => {
+    const flooding = await createAutomation({ name: "Slow", trigger: { type: "manual" }, steps: [{ type: "http", name: "upstream", method: "GET", url: slowUrl }] });
+    const other = await createProjectFixture("Quiet neighbour");
+    const otherKey = await other.keyFor(["automations.write", "automations.run"]);
+    const otherCall = (path: string, body: unknown) =>
+      fetch(`${server.url}/api/projects/${other.projectId}${path}`, { method: "POST", headers: { authorization: `Bearer ${otherKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const quiet = (await (await otherCall("/automations", { name: "Quick", trigger: { type: "manual" }, steps: [] })).json()) as { id: string };
+
+    const flood = 30;
+    for (let index = 0; index < flood; index++) expect((await api(`/automations/${flooding.id}/run`, { method: "POST", body: "{}" })).status).toBe(202);
+    expect((await otherCall(`/automations/${quiet.id}/run`, {})).status).toBe(202);
+
+    // 30 runs of 300 ms, five at a time, take at least 1.8 s; the neighbour's run is done long before.
+    await waitForAutomationRuns(other.projectId, quiet.id, 1);
+    const store = await getProjectRecordStore({ projectId: fixture.projectId });
+    const finishedByThen = await store.count("_executions", { where: [{ field: "automationId", op: "eq", value: flooding.id }] });
+    expect(finishedByThen).toBeLessThan(flood);
+
+    const runs = await waitForAutomationRuns(fixture.projectId, flooding.id, flood, 30_000);
+    // No more than five ran at the same moment.
+    const spans = runs.map((run) => [Date.parse(run.startedAt), Date.parse(run.startedAt) + run.durationMs] as const);
+    const overlapping = Math.max(...spans.map(([start]) => spans.filter(([from, to]) => from <= start && start < to).length));
+    expect(overlapping).toBeLessThanOrEqual(5);
+  }, 60_000);
 });

@@ -1,0 +1,201 @@
+import type { BenchReport } from "../report";
+
+/** Issue 10's targets for the automation path. */
+export const AUTOMATION_TARGETS = {
+  /** The app's sustained events/s ÷ the BullMQ reference's. */
+  minSustainedRatio: 0.5,
+  /** Delay from the write's answer to the run's start, at the sustained rate. */
+  maxDelayP50Ms: 30,
+  maxDelayP99Ms: 100,
+  /** Records API write throughput with the automation ÷ without any. */
+  minWriteThroughputRatio: 0.85,
+} as const;
+
+export interface DelaySummary {
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+/** One offered rate held for a while against one target. */
+export interface RateStep {
+  offeredRate: number;
+  seconds: number;
+  /** 201 answers per second (below the offered rate: the write path itself could not keep up). */
+  writesPerSecond: number;
+  /** Runs that ended within the step's steady window, per second. */
+  eventsPerSecond: number;
+  /**
+   * Growth over the steady window, events per second, of the backlog: writes answered − runs completed
+   * (the queue), plus writes sent and not yet answered (a write path falling behind).
+   */
+  backlogSlopePerSecond: number;
+  /** The queue alone (BullMQ waiting + active + delayed). */
+  backlogAtEnd: number;
+  backlogMax: number;
+  /** Most writes sent and not yet answered at once. */
+  inFlightMax: number;
+  /** Most jobs the app had put back for a moment at once because the project's run slots were full. */
+  slotDelayedMax: number;
+  flat: boolean;
+  /** Delay from each write's answer to its run's start, ms (negative: the run started before the answer arrived). */
+  delayMs: DelaySummary;
+  writeLatencyMs: { p50: number; p95: number; p99: number };
+  /** Node CPU (server + worker processes, /proc/<pid>/stat) per event, ms, including the drain after the step. */
+  cpuMsPerEvent: number | null;
+  /** The same, of the process answering the writes (app: npm start; reference: its server)… */
+  cpuMsPerEventServer: number | null;
+  /** …and of the worker process (null when the app works the queue itself). */
+  cpuMsPerEventWorker: number | null;
+  /** Seconds after the step until the last run had finished. */
+  drainSeconds: number;
+  answered: number;
+  /** Answered writes whose run never completed. */
+  lost: number;
+  /** Events that ran more than once. */
+  ranTwice: number;
+  /** Runs that did not complete (failed or stopped). */
+  unsuccessfulRuns: number;
+  writeFailures: number;
+  statuses: Record<string, number>;
+  /** Writes the open-loop generator skipped because too many were unanswered. */
+  skipped: number;
+}
+
+export interface TargetLadder {
+  target: "app" | "reference";
+  steps: RateStep[];
+  /** The highest offered rate whose backlog stayed flat (null: none did). */
+  sustainedRate: number | null;
+  /** Events/s completed at that rate, and its delays. */
+  atSustained: RateStep | null;
+  /** The most events/s completed in any step (at full load, with a growing backlog). */
+  peakEventsPerSecond: number;
+}
+
+export interface WriteThroughput {
+  connections: number;
+  seconds: number;
+  withoutAutomation: { writesPerSecond: number; p50Ms: number; p99Ms: number; failures: number; rounds: number[] };
+  withAutomation: { writesPerSecond: number; p50Ms: number; p99Ms: number; failures: number; rounds: number[]; drainSeconds: number };
+  ratio: number;
+  met: boolean;
+}
+
+export interface KillCheck {
+  offeredRate: number;
+  seconds: number;
+  /** Seconds into the load when the worker got SIGKILL; a new worker was started at once. */
+  killedAfterSeconds: number;
+  lockSeconds: number;
+  answered: number;
+  lost: number;
+  /** Runs logged with afterInterruption: true (each with retryOf set). */
+  interruptedRuns: number;
+  interruptedRunsWithRetryOf: number;
+  /** Events with more than one run: only interrupted ones may have (at-least-once). */
+  ranTwice: number;
+  ranTwiceWithoutInterruption: number;
+  /** Events with more than one copy (a Create step that ran before the kill and again after it). */
+  copiedTwice: number;
+  /** Longest stretch without a run starting, after the kill (the stalled lock and the dead worker's run slots). */
+  longestPauseSeconds: number;
+  drainSeconds: number;
+  met: boolean;
+  note: string;
+}
+
+export interface AutomationBenchReport {
+  date: string;
+  /** A --quick smoke run: seconds per rate, not a measurement. */
+  smoke: boolean;
+  code: BenchReport["code"];
+  machine: BenchReport["machine"];
+  settings: {
+    stepSeconds: number;
+    rates: number[] | "adaptive";
+    projectSlots: number | "default";
+    appWorker: "separate" | "embedded";
+    lockSeconds: number;
+    pinned: boolean;
+    writeKeys: number;
+    nodeOptions: string | null;
+  };
+  app: TargetLadder;
+  reference: TargetLadder;
+  writes: WriteThroughput | null;
+  kill: KillCheck | null;
+  targets: {
+    sustainedRatio: { value: number | null; min: number; met: boolean };
+    delayP50: { valueMs: number | null; max: number; met: boolean };
+    delayP99: { valueMs: number | null; max: number; met: boolean };
+    noneLost: { lost: number; met: boolean };
+    noneRanTwice: { ranTwice: number; met: boolean };
+    writeThroughput: { ratio: number | null; min: number; met: boolean } | null;
+    killSurvived: { met: boolean } | null;
+    /** "≥ 5× Directus": not measured here. */
+    directus: "not measured";
+  };
+  allTargetsMet: boolean;
+  notes: string[];
+}
+
+const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined || !Number.isFinite(value) ? "–" : value.toFixed(digits));
+const mark = (met: boolean) => (met ? "ok" : "MISS");
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((cell, index) => Math.max(cell.length, ...rows.map((row) => row[index]?.length ?? 0)));
+  const line = (cells: string[]) => cells.map((cell, index) => (index < 1 ? cell.padEnd(widths[index] ?? 0) : cell.padStart(widths[index] ?? 0))).join("  ");
+  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}
+
+export function formatLadder(ladder: TargetLadder): string {
+  const header = ["offered/s", "writes/s", "events/s", "backlog Δ/s", "flat", "delay p50", "p95", "p99", "CPU ms/event (server+worker)", "slot-delayed", "in flight", "lost", "twice", "drain s"];
+  const rows = ladder.steps.map((step) => [
+    String(step.offeredRate),
+    fixed(step.writesPerSecond, 0),
+    fixed(step.eventsPerSecond, 0),
+    fixed(step.backlogSlopePerSecond, 1),
+    step.flat ? "yes" : "no",
+    fixed(step.delayMs.p50, 1),
+    fixed(step.delayMs.p95, 1),
+    fixed(step.delayMs.p99, 1),
+    `${fixed(step.cpuMsPerEvent, 3)} (${fixed(step.cpuMsPerEventServer, 2)}+${fixed(step.cpuMsPerEventWorker, 2)})`,
+    String(step.slotDelayedMax),
+    String(step.inFlightMax),
+    String(step.lost),
+    String(step.ranTwice),
+    fixed(step.drainSeconds, 1),
+  ]);
+  const summary = `${ladder.target}: sustained ${ladder.sustainedRate ?? "–"} events/s (the highest offered rate with a flat backlog), peak ${fixed(ladder.peakEventsPerSecond, 0)} events/s completed at full load`;
+  return `${summary}\n${table(header, rows)}`;
+}
+
+export function formatAutomationSummary(report: AutomationBenchReport): string {
+  const { targets } = report;
+  const lines = [
+    `${report.smoke ? "SMOKE RUN (--quick: seconds per rate; not a measurement)\n" : ""}automation targets:`,
+    `  sustained events/s app ÷ reference  ${targets.sustainedRatio.value === null ? "–" : `${fixed(targets.sustainedRatio.value * 100, 0)} %`} (≥ ${targets.sustainedRatio.min * 100} %) ${mark(targets.sustainedRatio.met)}`,
+    `  delay p50 at the app's sustained rate  ${fixed(targets.delayP50.valueMs, 1)} ms (≤ ${targets.delayP50.max} ms) ${mark(targets.delayP50.met)}`,
+    `  delay p99 at the app's sustained rate  ${fixed(targets.delayP99.valueMs, 1)} ms (≤ ${targets.delayP99.max} ms) ${mark(targets.delayP99.met)}`,
+    `  lost (all steps)                       ${targets.noneLost.lost} ${mark(targets.noneLost.met)}`,
+    `  ran twice in normal operation          ${targets.noneRanTwice.ranTwice} ${mark(targets.noneRanTwice.met)}`,
+  ];
+  if (targets.writeThroughput && report.writes) {
+    const { writes } = report;
+    lines.push(
+      `  records API writes/s with ÷ without    ${fixed(writes.withAutomation.writesPerSecond, 0)} ÷ ${fixed(writes.withoutAutomation.writesPerSecond, 0)} = ${fixed(writes.ratio * 100, 0)} % (≥ ${targets.writeThroughput.min * 100} %) ${mark(writes.met)}`,
+    );
+  }
+  if (report.kill) {
+    const kill = report.kill;
+    lines.push(
+      `  kill -9 of the worker                  ${kill.answered} writes, ${kill.lost} lost, ${kill.interruptedRuns} interrupted runs re-run (afterInterruption, ${kill.interruptedRunsWithRetryOf} with retryOf), ` +
+        `${kill.ranTwiceWithoutInterruption} run twice without an interruption, ${kill.copiedTwice} copied twice, runs paused ${fixed(kill.longestPauseSeconds, 1)} s ${mark(kill.met)}`,
+    );
+    if (kill.note) lines.push(`    ${kill.note}`);
+  }
+  lines.push(`  ≥ 5× Directus                          not measured here`);
+  return lines.join("\n");
+}

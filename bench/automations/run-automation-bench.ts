@@ -1,0 +1,672 @@
+/**
+ * `npm run bench -- --automations`: issue 10's automation benchmark. Record-change events end to end
+ * (records API write → BullMQ job → run with one Create step → execution log) against a reference of
+ * the same design by hand (bench/reference/automation-reference.ts: node:http + BullMQ, one row per
+ * job). Per target, offered rates are stepped up to find the sustained rate — the highest at which
+ * the backlog (writes answered − runs completed) stays flat — with the delay from each write's
+ * answer to its run's start, Node CPU per event, lost and twice-run events; then the records API's
+ * own write throughput with and without the automation, and a kill -9 of the app's worker under load.
+ */
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { cpuTicks, startProcess, tailOfLog, waitForHttp, waitForIdle, type ManagedProcess } from "../processes";
+import { databaseUrl, REDIS_URL } from "../infrastructure";
+import type { BenchOptions } from "../options";
+import { InspectorProfiler } from "../inspector-profiler";
+import { formatCpuProfileSummary, summarizeCpuProfile } from "../summarize-cpu-profile";
+import { writeReport, type BenchReport } from "../report";
+import {
+  AUTOMATION_TARGETS,
+  formatAutomationSummary,
+  formatLadder,
+  type AutomationBenchReport,
+  type DelaySummary,
+  type KillCheck,
+  type RateStep,
+  type TargetLadder,
+  type WriteThroughput,
+} from "./automation-report";
+import { REFERENCE_QUEUE } from "./names";
+import { appLedger, referenceLedger, type LoggedRun, type RunLedger } from "./run-ledger";
+import { eventBody, setupAutomationProject, type AutomationBenchProject } from "./setup-automation-project";
+import { percentile, runWriteLoad, type WriteLoadResult } from "./write-load";
+
+const CLOCK_TICKS_PER_SECOND = 100;
+const SAMPLE_EVERY_MS = 250;
+/** A flat backlog may grow by at most this share of the events offered in the steady window… */
+const FLAT_GROWTH_SHARE = 0.02;
+/** …or this many events, whichever is more (noise at low rates). */
+const FLAT_GROWTH_FLOOR = 20;
+/** The write path must answer at least this share of the offered rate for the step to count. */
+const MIN_ANSWERED_SHARE = 0.95;
+/** The step-down stops here. */
+const MIN_RATE = 20;
+
+export interface AutomationBenchContext {
+  options: BenchOptions;
+  log: (line: string) => void;
+  /** Processes, databases, Redis patterns and closers the caller cleans up, whatever happens. */
+  cleanup: { databases: string[]; redisPatterns: string[]; processes: ManagedProcess[]; closers: Array<() => Promise<void>> };
+  workDir: string;
+  pinned: boolean;
+  serverCore: number | null;
+  workerCore: number | null;
+  machine: Omit<BenchReport["machine"], "loadAverageAtEnd">;
+  code: BenchReport["code"];
+  stamp: string;
+  appEnvironment: (port: number, platformDatabase: string, dataDir: string) => NodeJS.ProcessEnv;
+  freePort: () => Promise<number>;
+  createDatabase: (name: string) => Promise<void>;
+  /** Keeps the work directory (logs, CPU profiles) after a successful run. */
+  keepWorkDir: () => void;
+}
+
+interface EventTarget {
+  name: "app" | "reference";
+  baseUrl: string;
+  path: string;
+  headers: () => Record<string, string>;
+  /** Processes whose CPU counts (server + worker); the worker may be replaced by the kill check. */
+  processes: () => ManagedProcess[];
+  ledger: RunLedger;
+}
+
+function sortedDelays(values: number[]): DelaySummary {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99), max: sorted.length ? (sorted[sorted.length - 1] as number) : Number.NaN };
+}
+
+/** Least-squares slope of [seconds, value] samples. */
+function slope(samples: ReadonlyArray<[number, number]>): number {
+  if (samples.length < 2) return 0;
+  const n = samples.length;
+  const meanX = samples.reduce((sum, [x]) => sum + x, 0) / n;
+  const meanY = samples.reduce((sum, [, y]) => sum + y, 0) / n;
+  let numerator = 0;
+  let denominator = 0;
+  for (const [x, y] of samples) {
+    numerator += (x - meanX) * (y - meanY);
+    denominator += (x - meanX) ** 2;
+  }
+  return denominator === 0 ? 0 : numerator / denominator;
+}
+
+/** CPU ticks of each process (server first, then the worker), or null when one is gone. */
+function processTicks(processes: readonly ManagedProcess[]): number[] | null {
+  const ticks: number[] = [];
+  for (const managed of processes) {
+    const value = cpuTicks(managed.pid);
+    if (value === null) return null;
+    ticks.push(value);
+  }
+  return ticks;
+}
+
+const exitedProcesses = new WeakSet<ManagedProcess>();
+/** Processes the benchmark means to stop (the kill check's victim): their exit is no failure. */
+const expectedExits = new WeakSet<ManagedProcess>();
+
+function watchExit(managed: ManagedProcess): ManagedProcess {
+  void managed.exited.then(() => exitedProcesses.add(managed));
+  return managed;
+}
+
+/** Fails at once when a server or worker died on its own, instead of waiting for a drain that cannot come. */
+function assertAlive(target: EventTarget): void {
+  for (const managed of target.processes()) {
+    if (exitedProcesses.has(managed) && !expectedExits.has(managed)) {
+      throw new Error(`${managed.name} (pid ${managed.pid}) exited; log ${managed.logFile}:\n${tailOfLog(managed.logFile, 15)}`);
+    }
+  }
+}
+
+/** Waits until the target's queue is empty (every answered write's run has finished). */
+async function waitForDrain(target: EventTarget, maxMs: number): Promise<boolean> {
+  const deadline = Date.now() + maxMs;
+  let emptySamples = 0;
+  while (Date.now() < deadline) {
+    assertAlive(target);
+    const { backlog } = await target.ledger.backlog();
+    emptySamples = backlog === 0 ? emptySamples + 1 : 0;
+    if (emptySamples >= 2) return true;
+    await sleep(100);
+  }
+  return false;
+}
+
+async function settle(targets: readonly EventTarget[]): Promise<void> {
+  for (const target of targets) await waitForDrain(target, 120_000);
+  await Promise.all(targets.flatMap((target) => target.processes().map((managed) => waitForIdle(managed.pid))));
+}
+
+interface StepOutcome {
+  load: WriteLoadResult;
+  runs: LoggedRun[];
+  copiesPerRecord: Map<string, number>;
+  /** [seconds since the load started, queue backlog, slot-delayed jobs, writes in flight] */
+  samples: Array<[number, number, number, number]>;
+  /** CPU ticks per process (server, worker) over the step and its drain. */
+  ticks: number[] | null;
+  drained: boolean;
+}
+
+/** Holds `rate` writes/s for `seconds` while sampling the backlog; waits for the drain; reads the runs back. */
+async function holdRate(
+  target: EventTarget,
+  rate: number,
+  seconds: number,
+  drainMaxMs: number,
+  during?: (load: { startedAt: number }) => void,
+): Promise<StepOutcome> {
+  const samples: Array<[number, number, number, number]> = [];
+  const progress = { inFlight: 0 };
+  const ticksBefore = processTicks(target.processes());
+  const since = Date.now() - 1_000;
+  let sampling = true;
+  const loadStartedAt = Date.now();
+  const sampler = (async () => {
+    while (sampling) {
+      const at = Date.now();
+      const counts = await target.ledger.backlog().catch(() => null);
+      if (counts) samples.push([(at - loadStartedAt) / 1000, counts.backlog, counts.delayed, progress.inFlight]);
+      await sleep(Math.max(0, SAMPLE_EVERY_MS - (Date.now() - at)));
+    }
+  })();
+  during?.({ startedAt: loadStartedAt });
+  const load = await runWriteLoad({ baseUrl: target.baseUrl, path: target.path, durationSeconds: seconds, rate, headers: target.headers, body: eventBody, progress });
+  sampling = false;
+  await sampler;
+  const drained = await waitForDrain(target, drainMaxMs);
+  await Promise.all(target.processes().map((managed) => waitForIdle(managed.pid, 10_000)));
+  const ticksAfter = processTicks(target.processes());
+  const { runs, copiesPerRecord } = await target.ledger.runsSince(since);
+  return { load, runs, copiesPerRecord, samples, ticks: ticksBefore && ticksAfter && ticksBefore.length === ticksAfter.length ? ticksAfter.map((after, index) => after - (ticksBefore[index] as number)) : null, drained };
+}
+
+/** Runs of this step's events, by record. */
+function runsByRecord(load: WriteLoadResult, runs: readonly LoggedRun[]): Map<string, LoggedRun[]> {
+  const byRecord = new Map<string, LoggedRun[]>();
+  for (const run of runs) {
+    if (!load.answeredAt.has(run.recordId)) continue;
+    const list = byRecord.get(run.recordId);
+    if (list) list.push(run);
+    else byRecord.set(run.recordId, [run]);
+  }
+  return byRecord;
+}
+
+function summarizeStep(rate: number, seconds: number, outcome: StepOutcome): RateStep {
+  const { load, samples } = outcome;
+  const byRecord = runsByRecord(load, outcome.runs);
+  // The steady window leaves out the first second (or quarter of a short step): the backlog's ramp.
+  const windowStart = load.startedAt + Math.min(1_000, (seconds * 1000) / 4);
+  const windowSeconds = (load.endedAt - windowStart) / 1000;
+  let endedInWindow = 0;
+  let runCount = 0;
+  let unsuccessfulRuns = 0;
+  let ranTwice = 0;
+  let lost = 0;
+  let lastEnd = load.endedAt;
+  const delays: number[] = [];
+  for (const [recordId, answeredAt] of load.answeredAt) {
+    const runs = byRecord.get(recordId) ?? [];
+    runCount += runs.length;
+    if (runs.length > 1 || (outcome.copiesPerRecord.get(recordId) ?? 0) > 1) ranTwice++;
+    if (!runs.some((run) => run.outcome === "completed")) lost++;
+    let first: LoggedRun | null = null;
+    for (const run of runs) {
+      if (run.outcome !== "completed") unsuccessfulRuns++;
+      if (run.endedAt >= windowStart && run.endedAt <= load.endedAt) endedInWindow++;
+      if (run.endedAt > lastEnd) lastEnd = run.endedAt;
+      if (!first || run.startedAt < first.startedAt) first = run;
+    }
+    if (first) delays.push(first.startedAt - answeredAt);
+  }
+  // Events offered and not yet run: queued (answered, not run) plus writes not yet answered, so that a
+  // write path that falls behind shows as a growing backlog too.
+  const steady = samples.filter(([at]) => at * 1000 >= windowStart - load.startedAt).map(([at, backlog, , inFlight]) => [at, backlog + inFlight] as [number, number]);
+  const backlogSlopePerSecond = slope(steady);
+  const growth = backlogSlopePerSecond * windowSeconds;
+  const offeredInWindow = rate * windowSeconds;
+  const cpuMs = (ticks: number | undefined) => (ticks !== undefined && runCount > 0 ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND / runCount : null);
+  const answeredEnough = load.writesPerSecond >= rate * MIN_ANSWERED_SHARE && load.skipped === 0;
+  return {
+    offeredRate: rate,
+    seconds,
+    writesPerSecond: load.writesPerSecond,
+    eventsPerSecond: windowSeconds > 0 ? endedInWindow / windowSeconds : Number.NaN,
+    backlogSlopePerSecond,
+    backlogAtEnd: samples[samples.length - 1]?.[1] ?? 0,
+    backlogMax: Math.max(0, ...samples.map(([, backlog]) => backlog)),
+    inFlightMax: Math.max(0, ...samples.map(([, , , inFlight]) => inFlight)),
+    slotDelayedMax: Math.max(0, ...samples.map(([, , delayed]) => delayed)),
+    flat: answeredEnough && outcome.drained && growth <= Math.max(FLAT_GROWTH_SHARE * offeredInWindow, FLAT_GROWTH_FLOOR),
+    delayMs: sortedDelays(delays),
+    writeLatencyMs: load.latencyMs,
+    cpuMsPerEvent: cpuMs(outcome.ticks?.reduce((sum, ticks) => sum + ticks, 0)),
+    cpuMsPerEventServer: cpuMs(outcome.ticks?.[0]),
+    cpuMsPerEventWorker: cpuMs(outcome.ticks?.[1]),
+    drainSeconds: Math.max(0, (lastEnd - load.endedAt) / 1000),
+    answered: load.answeredAt.size,
+    lost,
+    ranTwice,
+    unsuccessfulRuns,
+    writeFailures: load.failures,
+    statuses: load.statuses,
+    skipped: load.skipped,
+  };
+}
+
+function describeStep(target: EventTarget, step: RateStep): string {
+  return (
+    `${target.name} @ ${step.offeredRate}/s: ${step.writesPerSecond.toFixed(0)} writes/s, ${step.eventsPerSecond.toFixed(0)} events/s, ` +
+    `backlog ${step.backlogSlopePerSecond >= 0 ? "+" : ""}${step.backlogSlopePerSecond.toFixed(1)}/s (queue max ${step.backlogMax}, slot-delayed max ${step.slotDelayedMax}, writes in flight max ${step.inFlightMax}) → ${step.flat ? "flat" : "NOT flat"}; ` +
+    `delay p50 ${step.delayMs.p50.toFixed(1)} / p95 ${step.delayMs.p95.toFixed(1)} / p99 ${step.delayMs.p99.toFixed(1)} ms; ` +
+    `CPU ${step.cpuMsPerEvent === null ? "?" : step.cpuMsPerEvent.toFixed(3)} ms/event (server ${step.cpuMsPerEventServer?.toFixed(3) ?? "?"} + worker ${step.cpuMsPerEventWorker?.toFixed(3) ?? "–"}); lost ${step.lost}, twice ${step.ranTwice}, drained in ${step.drainSeconds.toFixed(1)} s` +
+    (step.writeFailures > 0 ? `; ${step.writeFailures} failed writes ${JSON.stringify(step.statuses)}` : "") +
+    (step.skipped > 0 ? `; ${step.skipped} writes skipped (too many unanswered)` : "")
+  );
+}
+
+/**
+ * Steps the offered rate up until the backlog grows, then narrows the bracket: the sustained rate
+ * is the highest offered rate with a flat backlog. With --rates, exactly those rates, in order.
+ */
+async function findSustainedRate(context: AutomationBenchContext, target: EventTarget, others: readonly EventTarget[]): Promise<TargetLadder> {
+  const { options, log } = context;
+  const steps: RateStep[] = [];
+  const measure = async (rate: number): Promise<RateStep> => {
+    await settle([target, ...others]);
+    const step = summarizeStep(rate, options.stepSeconds, await holdRate(target, rate, options.stepSeconds, Math.max(60_000, options.stepSeconds * 6_000)));
+    log(describeStep(target, step));
+    steps.push(step);
+    return step;
+  };
+
+  if (options.rates) {
+    for (const rate of options.rates) await measure(rate);
+  } else {
+    let lastFlat: number | null = null;
+    let firstGrowing: number | null = null;
+    const next = (rate: number, factor: number) => Math.max(MIN_RATE, Math.round((rate * factor) / 10) * 10);
+    let rate = options.startRate;
+    // Up from the start rate while the backlog stays flat; down from it when it does not.
+    const goingUp = (await measure(rate)).flat;
+    if (goingUp) lastFlat = rate;
+    else firstGrowing = rate;
+    while (goingUp ? rate < options.maxWriteRate : rate > MIN_RATE) {
+      rate = goingUp ? Math.min(options.maxWriteRate, next(rate, options.rateFactor)) : next(rate, 1 / options.rateFactor);
+      const step = await measure(rate);
+      if (step.flat) lastFlat = rate;
+      else firstGrowing = rate;
+      if (goingUp !== step.flat) break;
+    }
+    for (let round = 0; round < options.refineSteps && firstGrowing !== null; round++) {
+      const low = lastFlat ?? 0;
+      const middle = Math.round((low + firstGrowing) / 2 / 10) * 10;
+      if (middle <= low || middle >= firstGrowing) break;
+      if ((await measure(middle)).flat) lastFlat = middle;
+      else firstGrowing = middle;
+    }
+  }
+  const flatSteps = steps.filter((step) => step.flat);
+  const atSustained = flatSteps.reduce<RateStep | null>((best, step) => (!best || step.offeredRate > best.offeredRate ? step : best), null);
+  return {
+    target: target.name,
+    steps,
+    sustainedRate: atSustained?.offeredRate ?? null,
+    atSustained,
+    peakEventsPerSecond: Math.max(0, ...steps.map((step) => (Number.isFinite(step.eventsPerSecond) ? step.eventsPerSecond : 0))),
+  };
+}
+
+/** The records API's own peak (closed loop), with the automation off and on, `rounds` times interleaved. */
+async function measureWriteThroughput(
+  context: AutomationBenchContext,
+  app: EventTarget,
+  project: AutomationBenchProject,
+  profilers: InspectorProfiler[] | null,
+): Promise<WriteThroughput> {
+  const { options, log } = context;
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
+  const rounds: Record<"without" | "with", WriteLoadResult[]> = { without: [], with: [] };
+  let drainSeconds = 0;
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const mode of ["without", "with"] as const) {
+      await project.setAutomationEnabled(mode === "with");
+      await settle([app]);
+      const closedLoop = { baseUrl: app.baseUrl, path: app.path, connections: options.connections, headers: app.headers, body: eventBody };
+      if (options.warmupSeconds > 0) {
+        await runWriteLoad({ ...closedLoop, durationSeconds: options.warmupSeconds });
+        await settle([app]);
+      }
+      const profiled = mode === "with" && round === 1 ? profilers : null;
+      for (const profiler of profiled ?? []) await profiler.start();
+      const load = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
+      const drainStarted = Date.now();
+      await waitForDrain(app, 600_000);
+      if (profiled) await saveProfiles(context, profiled, app.processes(), "records-api-writes-with-automation");
+      if (mode === "with") drainSeconds = Math.max(drainSeconds, (Date.now() - drainStarted) / 1000);
+      rounds[mode].push(load);
+      log(
+        `records API writes ${mode} the automation${options.rounds > 1 ? ` (round ${round})` : ""}: ${load.writesPerSecond.toFixed(0)} writes/s, ` +
+          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
+          (mode === "with" ? ` (its runs drained ${((Date.now() - drainStarted) / 1000).toFixed(1)} s after the load)` : ""),
+      );
+    }
+  }
+  const summary = (loads: WriteLoadResult[]) => {
+    const rates = loads.map((load) => load.writesPerSecond);
+    const chosen = loads.find((load) => load.writesPerSecond === median(rates)) as WriteLoadResult;
+    return { writesPerSecond: chosen.writesPerSecond, p50Ms: chosen.latencyMs.p50, p99Ms: chosen.latencyMs.p99, failures: loads.reduce((sum, load) => sum + load.failures, 0), rounds: rates.map(Math.round) };
+  };
+  const without = summary(rounds.without);
+  const withAutomation = { ...summary(rounds.with), drainSeconds };
+  const ratio = withAutomation.writesPerSecond / without.writesPerSecond;
+  return { connections: options.connections, seconds: options.durationSeconds, withoutAutomation: without, withAutomation, ratio, met: ratio >= AUTOMATION_TARGETS.minWriteThroughputRatio };
+}
+
+async function connectProfilers(context: AutomationBenchContext, processes: readonly ManagedProcess[]): Promise<InspectorProfiler[]> {
+  const profilers: InspectorProfiler[] = [];
+  for (const managed of processes) profilers.push(await InspectorProfiler.connectFromLog(managed.logFile));
+  context.log(`profiling the app's ${processes.map((managed) => managed.name).join(" and ")} during the write check with the automation (profiles kept in ${context.workDir})`);
+  context.keepWorkDir();
+  return profilers;
+}
+
+async function saveProfiles(context: AutomationBenchContext, profilers: readonly InspectorProfiler[], processes: readonly ManagedProcess[], label: string): Promise<void> {
+  for (const [index, profiler] of profilers.entries()) {
+    const profile = await profiler.stop();
+    const name = index === 0 ? "server" : "worker";
+    const file = path.join(context.workDir, `${label}-${name}.cpuprofile`);
+    writeFileSync(file, JSON.stringify(profile));
+    const summary = summarizeCpuProfile(profile, `CPU profile of the app's ${processes[index]?.name ?? name}, ${label} (${file})`, 25);
+    console.log(`\n${formatCpuProfileSummary(summary, 20)}\n`);
+  }
+}
+
+/**
+ * Under load, SIGKILLs the app's worker process and starts a new one at once: every answered write
+ * must still get its run; runs the dead worker held are re-run once their lock lapses, logged with
+ * afterInterruption and retryOf; nothing else runs twice.
+ */
+async function killWorkerUnderLoad(
+  context: AutomationBenchContext,
+  app: EventTarget,
+  worker: { current: ManagedProcess; start: () => ManagedProcess },
+  rate: number,
+): Promise<KillCheck> {
+  const { options, log } = context;
+  await settle([app]);
+  const seconds = options.killSeconds;
+  const killAfterMs = Math.round(seconds * 400);
+  let killedAt = 0;
+  let killTimer: NodeJS.Timeout | undefined;
+  let killedAfterMs = 0;
+  log(`kill check: ${rate} writes/s for ${seconds} s, SIGKILL to the worker (pid ${worker.current.pid}) after ${(killAfterMs / 1000).toFixed(1)} s, a new worker at once`);
+  let loadStartedAt = 0;
+  const outcome = await holdRate(app, rate, seconds, options.lockSeconds * 3_000 + 120_000, (load) => {
+    loadStartedAt = load.startedAt;
+    killTimer = setTimeout(async () => {
+      // Kills while a run is in progress, so that there is one to re-run (waits at most 3 s for one).
+      const waitUntil = Date.now() + 3_000;
+      while (Date.now() < waitUntil && (await app.ledger.runsInProgress().catch(() => 0)) === 0) await sleep(1);
+      const victim = worker.current;
+      expectedExits.add(victim);
+      killedAt = Date.now();
+      killedAfterMs = killedAt - loadStartedAt;
+      try {
+        process.kill(victim.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      worker.current = worker.start();
+      log(`worker pid ${victim.pid} killed (SIGKILL); new worker pid ${worker.current.pid}`);
+    }, killAfterMs);
+  });
+  clearTimeout(killTimer);
+  const { load } = outcome;
+  const byRecord = runsByRecord(load, outcome.runs);
+  let lost = 0;
+  let ranTwice = 0;
+  let ranTwiceWithoutInterruption = 0;
+  let copiedTwice = 0;
+  let interruptedRuns = 0;
+  let interruptedRunsWithRetryOf = 0;
+  let lastEnd = load.endedAt;
+  const startsAfterKill: number[] = [];
+  for (const recordId of load.answeredAt.keys()) {
+    const runs = byRecord.get(recordId) ?? [];
+    if (!runs.some((run) => run.outcome === "completed")) lost++;
+    if (runs.length > 1) {
+      ranTwice++;
+      if (!runs.some((run) => run.afterInterruption)) ranTwiceWithoutInterruption++;
+    }
+    if ((outcome.copiesPerRecord.get(recordId) ?? 0) > 1) copiedTwice++;
+    for (const run of runs) {
+      if (run.afterInterruption) {
+        interruptedRuns++;
+        if (run.retryOf) interruptedRunsWithRetryOf++;
+      }
+      if (run.startedAt >= killedAt) startsAfterKill.push(run.startedAt);
+      if (run.endedAt > lastEnd) lastEnd = run.endedAt;
+    }
+  }
+  startsAfterKill.sort((a, b) => a - b);
+  let longestPause = 0;
+  let previous = killedAt;
+  for (const start of startsAfterKill) {
+    longestPause = Math.max(longestPause, start - previous);
+    previous = start;
+  }
+  const met = killedAt > 0 && lost === 0 && outcome.drained && interruptedRuns === interruptedRunsWithRetryOf && ranTwiceWithoutInterruption === 0;
+  const note =
+    killedAt === 0
+      ? "the worker was not killed (the load ended first)"
+      : interruptedRuns === 0
+        ? "no run was in flight at the kill: nothing to re-run (inconclusive for the afterInterruption log; run it again)"
+        : "";
+  return {
+    offeredRate: rate,
+    seconds,
+    killedAfterSeconds: killedAfterMs / 1000,
+    lockSeconds: options.lockSeconds,
+    answered: load.answeredAt.size,
+    lost,
+    interruptedRuns,
+    interruptedRunsWithRetryOf,
+    ranTwice,
+    ranTwiceWithoutInterruption,
+    copiedTwice,
+    longestPauseSeconds: longestPause / 1000,
+    drainSeconds: Math.max(0, (lastEnd - load.endedAt) / 1000),
+    met: met && interruptedRuns > 0,
+    note,
+  };
+}
+
+/** The reference's server and worker (bench/reference/automation-reference.ts), pinned like the app's. */
+async function startReference(
+  context: AutomationBenchContext,
+  { customerDatabaseUrl, referencePort, referencePrefix }: { customerDatabaseUrl: string; referencePort: number; referencePrefix: string },
+): Promise<EventTarget> {
+  const { workDir } = context;
+  const referenceEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", REDIS_URL, CUSTOMER_DATABASE_URL: customerDatabaseUrl, BENCH_REFERENCE_PREFIX: referencePrefix };
+  const referenceServer = startProcess({
+    name: "automation reference server",
+    command: process.execPath,
+    args: ["--import", "tsx", "bench/reference/automation-reference.ts", "server"],
+    env: { ...referenceEnv, PORT: String(referencePort) },
+    logFile: path.join(workDir, "reference-server.log"),
+    core: context.serverCore,
+  });
+  context.cleanup.processes.push(watchExit(referenceServer));
+  const referenceBaseUrl = `http://127.0.0.1:${referencePort}`;
+  await waitForHttp(`${referenceBaseUrl}/health`, referenceServer, 60_000);
+  const referenceWorker = startProcess({
+    name: "automation reference worker",
+    command: process.execPath,
+    args: ["--import", "tsx", "bench/reference/automation-reference.ts", "worker"],
+    env: referenceEnv,
+    logFile: path.join(workDir, "reference-worker.log"),
+    core: context.workerCore,
+  });
+  context.cleanup.processes.push(watchExit(referenceWorker));
+  const referenceTarget: EventTarget = {
+    name: "reference",
+    baseUrl: referenceBaseUrl,
+    path: "/records/events",
+    headers: () => ({}),
+    processes: () => [referenceServer, referenceWorker],
+    ledger: referenceLedger({ redisUrl: REDIS_URL, prefix: referencePrefix, queue: REFERENCE_QUEUE, customerDatabaseUrl }),
+  };
+  context.cleanup.closers.push(() => referenceTarget.ledger.close());
+  context.log(`reference listening on port ${referencePort} (server pid ${referenceServer.pid}, worker pid ${referenceWorker.pid})`);
+  return referenceTarget;
+}
+
+export async function runAutomationBench(context: AutomationBenchContext): Promise<number> {
+  const { options, log, cleanup, workDir, stamp } = context;
+  const platformDatabase = `${options.databasePrefix}_platform_${stamp}`;
+  const customerDatabase = `${options.databasePrefix}_customer_${stamp}`;
+  cleanup.databases.push(platformDatabase);
+  await context.createDatabase(platformDatabase);
+  cleanup.databases.push(customerDatabase);
+  await context.createDatabase(customerDatabase);
+  const keyPrefix = options.kvPrefix ?? `fpbench${stamp}:`;
+  cleanup.redisPatterns.push(`${keyPrefix}*`);
+  log(`databases ${platformDatabase}, ${customerDatabase} created; Redis key prefix ${keyPrefix}; logs in ${workDir}`);
+
+  const [appPort, referencePort] = [await context.freePort(), await context.freePort()];
+  const separateWorker = !options.embeddedWorker;
+  const env: NodeJS.ProcessEnv = {
+    ...context.appEnvironment(appPort, platformDatabase, path.join(workDir, "data")),
+    KV_KEY_PREFIX: keyPrefix,
+    AUTOMATION_WORKER: separateWorker ? "off" : "on",
+    AUTOMATION_LOCK_SECONDS: String(options.lockSeconds),
+  };
+  // With --cpu-prof the app and its first worker open an inspector; the write check with the automation is profiled.
+  const inspect = options.cpuProfile ? ["--inspect=127.0.0.1:0"] : [];
+  const app = startProcess({ name: "app (npm start)", command: process.execPath, args: [...inspect, "--import", "tsx", "server/start.ts"], env, logFile: path.join(workDir, "app.log"), core: context.serverCore });
+  cleanup.processes.push(watchExit(app));
+  log(`app starting on port ${appPort} (pid ${app.pid}, AUTOMATION_WORKER=${env.AUTOMATION_WORKER}, AUTOMATION_LOCK_SECONDS=${options.lockSeconds})`);
+  const appBaseUrl = `http://127.0.0.1:${appPort}`;
+  await waitForHttp(`${appBaseUrl}/api/health`, app, 180_000);
+
+  let workerCount = 0;
+  const startWorker = (): ManagedProcess => {
+    workerCount++;
+    const managed = startProcess({
+      name: `worker ${workerCount}`,
+      command: process.execPath,
+      args: [...(workerCount === 1 ? inspect : []), "--import", "tsx", options.projectSlots === null ? "scripts/worker.ts" : "bench/automations/automation-worker.ts"],
+      env: { ...env, AUTOMATION_WORKER: "on", ...(options.projectSlots === null ? {} : { BENCH_PROJECT_SLOTS: String(options.projectSlots) }) },
+      logFile: path.join(workDir, `worker-${workerCount}.log`),
+      core: context.workerCore,
+    });
+    cleanup.processes.push(managed);
+    return watchExit(managed);
+  };
+  const worker = separateWorker ? { current: startWorker(), start: startWorker } : null;
+  if (worker) log(`worker started (pid ${worker.current.pid}: ${options.projectSlots === null ? "npm run worker" : `bench worker with ${options.projectSlots} slots per project`})`);
+
+  const customerDatabaseUrl = databaseUrl(customerDatabase);
+  const project = await setupAutomationProject({ baseUrl: appBaseUrl, env, customerDatabaseUrl, maxWriteRate: options.maxWriteRate, log });
+  let keyIndex = 0;
+  const appTarget: EventTarget = {
+    name: "app",
+    baseUrl: appBaseUrl,
+    path: `/api/projects/${project.projectId}/records/events`,
+    headers: () => ({ authorization: `Bearer ${project.writeKeys[keyIndex++ % project.writeKeys.length]}` }),
+    processes: () => (worker ? [app, worker.current] : [app]),
+    ledger: appLedger({ redisUrl: REDIS_URL, keyPrefix, customerDatabaseUrl, projectId: project.projectId, automationId: project.automationId }),
+  };
+  cleanup.closers.push(() => appTarget.ledger.close());
+
+  const referenceTarget = options.skipReference ? null : await startReference(context, { customerDatabaseUrl, referencePort, referencePrefix: `${keyPrefix}refbull` });
+  const allTargets = referenceTarget ? [appTarget, referenceTarget] : [appTarget];
+
+  // Compiles the hot paths before anything is measured.
+  await project.setAutomationEnabled(true);
+  for (const target of allTargets) {
+    await settle([target]);
+    await holdRate(target, options.startRate, Math.max(3, options.warmupSeconds), 120_000);
+  }
+  log(`warmed up at ${options.startRate} writes/s`);
+
+  const profilers = options.cpuProfile ? await connectProfilers(context, appTarget.processes()) : null;
+  const writes = options.writeCheck ? await measureWriteThroughput(context, appTarget, project, profilers) : null;
+  for (const profiler of profilers ?? []) profiler.close();
+  await project.setAutomationEnabled(true);
+
+  const appLadder = await findSustainedRate(context, appTarget, allTargets.slice(1));
+  console.log(`\n${formatLadder(appLadder)}\n`);
+  const referenceLadder: TargetLadder = referenceTarget
+    ? await findSustainedRate(context, referenceTarget, [appTarget])
+    : { target: "reference", steps: [], sustainedRate: null, atSustained: null, peakEventsPerSecond: 0 };
+  if (referenceTarget) console.log(`\n${formatLadder(referenceLadder)}\n`);
+
+  let kill: KillCheck | null = null;
+  if (options.killCheck && worker) {
+    // Near the sustained rate, so that the worker is likely to hold runs when it dies.
+    const rate = options.killRate ?? Math.max(50, Math.round(((appLadder.sustainedRate ?? options.startRate) * 0.8) / 10) * 10);
+    await settle(allTargets);
+    kill = await killWorkerUnderLoad(context, appTarget, worker, rate);
+  } else if (options.killCheck) {
+    log("kill check skipped: the app works the queue itself (--embedded-worker), so a kill -9 would hit the server");
+  }
+
+  const allSteps = [...appLadder.steps, ...referenceLadder.steps];
+  const lost = allSteps.reduce((sum, step) => sum + step.lost, 0);
+  const ranTwice = allSteps.reduce((sum, step) => sum + step.ranTwice, 0);
+  const sustainedRatio = appLadder.sustainedRate !== null && referenceLadder.sustainedRate ? appLadder.sustainedRate / referenceLadder.sustainedRate : null;
+  const delay = appLadder.atSustained?.delayMs ?? null;
+  const report: AutomationBenchReport = {
+    date: new Date().toISOString(),
+    smoke: options.quick,
+    code: context.code,
+    machine: { ...context.machine, loadAverageAtEnd: [] },
+    settings: {
+      stepSeconds: options.stepSeconds,
+      rates: options.rates ?? "adaptive",
+      projectSlots: options.projectSlots ?? "default",
+      appWorker: separateWorker ? "separate" : "embedded",
+      lockSeconds: options.lockSeconds,
+      pinned: context.pinned,
+      writeKeys: project.writeKeys.length,
+      // Anything preloaded into every process (a workaround, a profiler) shows here.
+      nodeOptions: process.env.NODE_OPTIONS ?? null,
+    },
+    app: appLadder,
+    reference: referenceLadder,
+    writes,
+    kill,
+    targets: {
+      sustainedRatio: { value: sustainedRatio, min: AUTOMATION_TARGETS.minSustainedRatio, met: sustainedRatio !== null && sustainedRatio >= AUTOMATION_TARGETS.minSustainedRatio },
+      delayP50: { valueMs: delay?.p50 ?? null, max: AUTOMATION_TARGETS.maxDelayP50Ms, met: delay !== null && delay.p50 <= AUTOMATION_TARGETS.maxDelayP50Ms },
+      delayP99: { valueMs: delay?.p99 ?? null, max: AUTOMATION_TARGETS.maxDelayP99Ms, met: delay !== null && delay.p99 <= AUTOMATION_TARGETS.maxDelayP99Ms },
+      noneLost: { lost, met: lost === 0 },
+      noneRanTwice: { ranTwice, met: ranTwice === 0 },
+      writeThroughput: writes ? { ratio: writes.ratio, min: AUTOMATION_TARGETS.minWriteThroughputRatio, met: writes.met } : null,
+      killSurvived: kill ? { met: kill.met } : null,
+      directus: "not measured",
+    },
+    allTargetsMet: false,
+    notes: [
+      "app = npm start (AUTOMATION_WORKER=off) + one worker process (scripts/worker.ts), with REDIS_URL (BullMQ) and a customer PostgreSQL database; reference = bench/reference/automation-reference.ts (node:http + BullMQ, a worker of concurrency 20 inserting one row per job)",
+      "event = POST /records/events answered 201 → its run (one Create step copying the record) logged in _executions; delay = the log's startedAt − the time the 201 was read by the load generator (same machine clock)",
+      "sustained rate = the highest offered rate (open loop, spread evenly) whose backlog (BullMQ waiting + active + delayed: writes answered − runs completed) grew by at most 2 % of the events offered in the step, with ≥ 95 % of writes answered",
+      `servers on core ${context.serverCore ?? "any"}, workers and the load generator on core ${context.workerCore ?? "any"}; PostgreSQL and Redis unpinned`,
+      "records API write throughput: closed loop, the automation disabled (a disabled automation is not in the runtime's record-trigger map: the write path is the one with none configured) vs enabled",
+    ],
+  };
+  const targetList = Object.values(report.targets).filter((target): target is { met: boolean } => typeof target === "object" && target !== null);
+  report.allTargetsMet = targetList.every((target) => target.met);
+  report.machine.loadAverageAtEnd = os.loadavg().map((value) => Math.round(value * 100) / 100);
+  console.log(`\n${formatAutomationSummary(report)}\n`);
+  writeReport(options.output, report);
+  log(`results written to ${path.relative(process.cwd(), options.output)}${report.smoke ? " (smoke run)" : ""}`);
+  return options.check && !report.allTargetsMet ? 1 : 0;
+}
