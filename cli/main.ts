@@ -6,6 +6,7 @@
  */
 import { AppError } from "@/lib/errors";
 import { ConfigError } from "@/lib/config";
+import { closeKv } from "@/lib/kv/get-kv";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { CliError } from "./cli-error";
 import { runSetup, setupHelp } from "./commands/setup";
@@ -56,7 +57,9 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`error: ${errorLine(error).replace(/\s*\n\s*/g, " ")}\n`);
     return error instanceof CliError || error instanceof AppError || error instanceof ConfigError ? 2 : 1;
   } finally {
-    await closePlatformDb();
+    // Commands that change a project bump its generation in the key-value store: its connection
+    // must not keep the process alive.
+    await Promise.allSettled([closePlatformDb(), closeKv()]);
   }
 }
 

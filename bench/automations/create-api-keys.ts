@@ -8,6 +8,7 @@
  * Usage: tsx bench/automations/create-api-keys.ts <projectId> <count> <permission,…>
  */
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
+import { closeKv } from "@/lib/kv/get-kv";
 import { closePlatformDb } from "@/lib/platform-db/client";
 
 async function main(): Promise<void> {
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
 }
 
 main()
-  .then(() => closePlatformDb())
+  // Creating a key bumps the project's generation: the key-value store's connection closes too.
+  .then(() => Promise.all([closePlatformDb(), closeKv()]))
   .catch((error: unknown) => {
     console.error(error instanceof Error ? error.message : String(error));
     process.exit(1);

@@ -1,5 +1,5 @@
 import { newId } from "@/lib/ids";
-import { getProjectRuntime, recordTriggerKey, type RuntimeAutomation } from "@/lib/endpoints/invoke/project-runtime";
+import { getProjectRuntime, recordTriggerKey, type RuntimeAutomation, type RuntimeAutomations } from "@/lib/endpoints/invoke/project-runtime";
 import type { OutboxWrite, RecordStore } from "@/lib/records/record-store";
 import type { RecordEventType } from "./automation-definition";
 
@@ -26,14 +26,24 @@ export interface OutboxEvent {
   schema: string;
 }
 
+export interface PlanRecordEventOptions {
+  projectId: string;
+  schema: string;
+  type: RecordEventType;
+  /** Where the record is written (and so its outbox entry). */
+  store: RecordStore;
+  /** The project's record triggers when the caller has its runtime at hand; looked up otherwise. */
+  recordTriggers?: RuntimeAutomations["records"];
+}
+
 /**
  * Null when no enabled automation listens for this change (the write then costs nothing extra);
  * otherwise the outbox entry to write with it. From the runtime cache: no platform database read.
  */
-export async function planRecordEvent(projectId: string, schema: string, type: RecordEventType): Promise<RecordEventPlan | null> {
-  const runtime = await getProjectRuntime(projectId);
-  const automations = runtime?.automations.records.get(recordTriggerKey(schema, type));
-  if (!runtime || !automations || automations.length === 0) return null;
-  const event: OutboxEvent = { type, schema };
-  return { outbox: { collection: OUTBOX_COLLECTION, id: newId("event"), event: { ...event } }, automations, store: runtime.store };
+export async function planRecordEvent(options: PlanRecordEventOptions): Promise<RecordEventPlan | null> {
+  const triggers = options.recordTriggers ?? (await getProjectRuntime(options.projectId))?.automations.records;
+  const automations = triggers?.get(recordTriggerKey(options.schema, options.type));
+  if (!automations || automations.length === 0) return null;
+  const event: OutboxEvent = { type: options.type, schema: options.schema };
+  return { outbox: { collection: OUTBOX_COLLECTION, id: newId("event"), event: { ...event } }, automations, store: options.store };
 }

@@ -3,7 +3,8 @@ import { roleAllows, type ProjectAction } from "@/lib/auth/permissions";
 import { getProjectOrThrow, type ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
 import { assertSameOriginRequest } from "./assert-same-origin-request";
-import { authenticateRequest, type RequestActor } from "./authenticate-request";
+import { getProjectRuntime, type ProjectRuntime } from "@/lib/endpoints/invoke/project-runtime";
+import { authenticateRequest, readBearerToken, type RequestActor } from "./authenticate-request";
 import { handleApiError } from "./handle-api-error";
 import { enforceManagementRateLimit } from "./management-rate-limit";
 
@@ -12,6 +13,11 @@ export interface ProjectRouteContext<P> {
   params: P;
   project: ProjectRow;
   actor: RequestActor;
+  /**
+   * The project's runtime (schemas, customer database, automations, from the in-process cache);
+   * already loaded for API key calls, loaded on first use otherwise.
+   */
+  runtime: () => Promise<ProjectRuntime>;
 }
 
 export interface ProjectRouteOptions {
@@ -45,11 +51,13 @@ export function withProjectAuth<P extends RouteParams>(
   return async (request, context) => {
     try {
       const params = await context.params;
-      const actor = await authenticateRequest(request);
+      // A key of the project in the URL is found in its cached runtime, with no platform read.
+      let runtime = readBearerToken(request) ? await getProjectRuntime(params.projectId) : null;
+      const actor = await authenticateRequest(request, runtime?.apiKeys);
       let project: ProjectRow;
       if (actor.type === "api_key") {
-        if (actor.projectId !== params.projectId) throw notFound();
-        project = await getProjectOrThrow({ projectId: params.projectId });
+        if (actor.projectId !== params.projectId || !runtime) throw notFound();
+        project = runtime.project;
         if (options.sessionOnly) throw new AppError("forbidden", "this action is only available in the dashboard");
         if (!allows((permission) => (actor.permissions as string[]).includes(permission))) {
           throw new AppError("forbidden", `the API key lacks the permission ${needed.join(joiner)}`);
@@ -67,7 +75,12 @@ export function withProjectAuth<P extends RouteParams>(
         }
       }
       await enforceManagementRateLimit(actor);
-      return await handler({ request, params, project, actor });
+      const loadRuntime = async () => {
+        runtime ??= await getProjectRuntime(project.id);
+        if (!runtime) throw notFound();
+        return runtime;
+      };
+      return await handler({ request, params, project, actor, runtime: loadRuntime });
     } catch (error) {
       return handleApiError(error, { route: new URL(request.url).pathname, method: request.method });
     }

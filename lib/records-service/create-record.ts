@@ -2,8 +2,7 @@ import { effectiveFields } from "@/lib/schemas/schema-definition";
 import { checkRelationsExist } from "./check-relations-exist";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
-import { planRecordEvent } from "@/lib/automations/record-event-outbox";
-import { assertHiddenValues, assertSchemaHasRecords, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
+import { assertHiddenValues, assertSchemaHasRecords, planWriteEvent, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
 import { rethrowUniqueViolation } from "./rethrow-unique-violation";
 import { validateRecordInput } from "./validate-record";
 
@@ -28,7 +27,7 @@ export async function createRecord(options: CreateRecordOptions): Promise<Public
   await checkRelationsExist({ store, schema, schemas, values, signal });
 
   // Writes that automations listen to store their event in the outbox with the record.
-  const plan = options.origin === "api" ? await planRecordEvent(options.projectId, schema.name, "create") : null;
+  const plan = await planWriteEvent(options, "create");
   let stored;
   try {
     stored = await store.insert(schema.name, { ...options.hiddenValues, ...values }, writeOptions(signal, plan));

@@ -1,8 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
-import { planRecordEvent } from "@/lib/automations/record-event-outbox";
-import { assertSchemaHasRecords, operationOptions, writeOptions, type RecordWriteOptions } from "./record-service-options";
+import { assertSchemaHasRecords, operationOptions, planWriteEvent, writeOptions, type RecordWriteOptions } from "./record-service-options";
 
 export interface DeleteRecordOptions extends RecordWriteOptions {
   id: string;
@@ -19,7 +18,7 @@ export async function deleteRecord(options: DeleteRecordOptions): Promise<Public
   const notFound = () => new AppError("not_found", `no ${schema.name} record has the id "${options.id}"`);
   const [stored] = await store.findByIds(schema.name, [options.id], operationOptions(signal));
   if (!stored) throw notFound();
-  const plan = options.origin === "api" ? await planRecordEvent(options.projectId, schema.name, "delete") : null;
+  const plan = await planWriteEvent(options, "delete");
   const deleted = await store.deleteMany(schema.name, [{ field: "id", op: "eq", value: options.id }], writeOptions(signal, plan));
   // Someone else deleted it between the read and the delete: for this caller it was not there.
   if (deleted === 0) throw notFound();

@@ -1,6 +1,8 @@
 import { AppError } from "@/lib/errors";
 import type { RecordStore, WriteOptions } from "@/lib/records/record-store";
-import type { RecordEventPlan } from "@/lib/automations/record-event-outbox";
+import type { RecordEventType } from "@/lib/automations/automation-definition";
+import { planRecordEvent, type RecordEventPlan } from "@/lib/automations/record-event-outbox";
+import type { RuntimeAutomations } from "@/lib/endpoints/invoke/project-runtime";
 import type { SchemaDefinition } from "@/lib/schemas/schema-definition";
 
 /** What every record service needs; none of it is looked up inside, so callers decide where it comes from. */
@@ -22,6 +24,14 @@ export interface RecordWriteOptions extends RecordServiceOptions {
    * "flow": a flow's create/update step; never emits, so automations cannot trigger each other.
    */
   origin: "api" | "flow";
+  /** The project's record triggers, when the caller has its runtime at hand (origin "api"); looked up otherwise. */
+  recordTriggers?: RuntimeAutomations["records"];
+}
+
+/** What an "api" write triggers (null: nothing listens), planned before the write; flows trigger nothing. */
+export async function planWriteEvent(options: RecordWriteOptions, type: RecordEventType): Promise<RecordEventPlan | null> {
+  if (options.origin !== "api") return null;
+  return planRecordEvent({ projectId: options.projectId, schema: options.schema.name, type, store: options.store, recordTriggers: options.recordTriggers });
 }
 
 /** Components are field groups inside other records; they have no collection of their own. */

@@ -3,8 +3,7 @@ import { effectiveFields } from "@/lib/schemas/schema-definition";
 import { checkRelationsExist } from "./check-relations-exist";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
-import { planRecordEvent } from "@/lib/automations/record-event-outbox";
-import { assertHiddenValues, assertSchemaHasRecords, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
+import { assertHiddenValues, assertSchemaHasRecords, planWriteEvent, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
 import { rethrowUniqueViolation } from "./rethrow-unique-violation";
 import { validateRecordInput } from "./validate-record";
 
@@ -38,7 +37,7 @@ export async function updateFirstRecord(options: UpdateFirstRecordOptions): Prom
   assertHiddenValues(schema, options.hiddenValues, effectiveFields(schema).map((field) => field.name));
   await checkRelationsExist({ store, schema, schemas, values, signal });
 
-  const plan = options.origin === "api" ? await planRecordEvent(options.projectId, schema.name, "update") : null;
+  const plan = await planWriteEvent(options, "update");
   let result;
   try {
     result = await store.updateFirst(schema.name, options.where, { ...options.hiddenValues, ...values }, writeOptions(signal, plan));

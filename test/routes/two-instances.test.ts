@@ -10,6 +10,8 @@ import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { createProject } from "@/lib/projects/create-project";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
+import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { createTestUser } from "@/test/fixtures";
 import { createTestRecord, createTicketSchemas } from "@/test/endpoint-fixtures";
 
@@ -129,5 +131,15 @@ suite(title, () => {
     await updateEndpoint({ projectId, endpointId: endpoint.id, patch: { enabled: false } });
     expect((await call(0, "cached", "?x=1")).status).toBe(404);
     expect((await call(1, "cached", "?x=1")).status).toBe(404);
+  });
+
+  it("stops a revoked API key at once on both instances, though each keeps the project's keys in memory", async () => {
+    const key = await createApiKey({ projectId, input: { name: "Two instances", permissions: ["records.read"] } });
+    const list = (instance: number) => fetch(`${urls[instance]}/api/projects/${projectId}/records/tickets`, { headers: { authorization: `Bearer ${key.key}` } });
+    expect((await list(0)).status).toBe(200);
+    expect((await list(1)).status).toBe(200);
+    await revokeApiKey({ projectId, keyId: key.id });
+    expect((await list(1)).status).toBe(401);
+    expect((await list(0)).status).toBe(401);
   });
 });

@@ -25,13 +25,24 @@ function touchLastUsed(keyId: string): void {
     .catch(() => lastUsedWrites.delete(keyId));
 }
 
+export function toAuthenticatedApiKey(row: { id: string; projectId: string; permissions: string[] }): AuthenticatedApiKey {
+  return { id: row.id, projectId: row.projectId, permissions: row.permissions.filter(isPermission) };
+}
+
 /**
  * Resolves a presented key to its project and permissions, or null when it is malformed, unknown or
- * revoked. Looked up by hash (an index), then compared in constant time.
+ * revoked. `projectKeys` are the live keys of the project the call is for, by hash (its runtime,
+ * lib/endpoints/invoke/project-runtime.ts): a key found there needs no platform read. Anything else
+ * is looked up by hash (an index), then compared in constant time.
  */
-export async function authenticateApiKey(presented: string): Promise<AuthenticatedApiKey | null> {
+export async function authenticateApiKey(presented: string, projectKeys?: ReadonlyMap<string, AuthenticatedApiKey>): Promise<AuthenticatedApiKey | null> {
   if (!isWellFormedApiKey(presented)) return null;
   const hash = hashApiKey(presented);
+  const known = projectKeys?.get(hash);
+  if (known) {
+    touchLastUsed(known.id);
+    return known;
+  }
   const db = await getPlatformDb();
   const [row] = await db
     .select({ id: apiKeys.id, projectId: apiKeys.projectId, keyHash: apiKeys.keyHash, permissions: apiKeys.permissions, revokedAt: apiKeys.revokedAt })
@@ -41,5 +52,5 @@ export async function authenticateApiKey(presented: string): Promise<Authenticat
   if (!row || row.revokedAt) return null;
   if (!timingSafeEqual(Buffer.from(row.keyHash, "hex"), Buffer.from(hash, "hex"))) return null;
   touchLastUsed(row.id);
-  return { id: row.id, projectId: row.projectId, permissions: row.permissions.filter(isPermission) };
+  return toAuthenticatedApiKey(row);
 }

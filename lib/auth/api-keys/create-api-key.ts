@@ -3,6 +3,7 @@ import { AppError, issuesFromZod } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { apiKeys } from "@/lib/platform-db/schema";
+import { bumpProjectGeneration } from "@/lib/projects/project-generation";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { describeApiKey, generateApiKey, hashApiKey } from "./api-key-format";
 
@@ -45,5 +46,7 @@ export async function createApiKey(options: { projectId: string; input: unknown;
       createdBy: options.createdBy ?? null,
     })
     .returning();
+  // Project runtimes cache the live keys: the new one should be found there, not looked up per call.
+  await bumpProjectGeneration(options.projectId);
   return { id, key, prefix, lastFour, name: parsed.data.name, permissions: parsed.data.permissions, createdAt: row!.createdAt };
 }

@@ -23,7 +23,7 @@ export async function authenticateCaller(request: Request, endpoint: EndpointDef
   const token = readBearerToken(request);
   if (!token) throw unauthorized("authentication required");
   if (endpoint.auth === "api_key") {
-    const key = await authenticateApiKey(token);
+    const key = await authenticateApiKey(token, runtime.apiKeys);
     // A key of another project is as good as no key here.
     if (!key || key.projectId !== endpoint.projectId) throw unauthorized("invalid or revoked API key");
     if (!key.permissions.includes("endpoints.invoke")) throw new AppError("forbidden", "the API key lacks the permission endpoints.invoke");

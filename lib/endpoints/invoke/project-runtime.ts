@@ -1,8 +1,9 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
+import { toAuthenticatedApiKey, type AuthenticatedApiKey } from "@/lib/auth/api-keys/authenticate-api-key";
 import { parseFlowOrThrow, type FlowStep } from "@/lib/flow/flow-definition";
 import { log } from "@/lib/log";
 import { getPlatformDb } from "@/lib/platform-db/client";
-import { automations, endpoints, projects, schemaDefinitions } from "@/lib/platform-db/schema";
+import { apiKeys, automations, endpoints, projects, schemaDefinitions } from "@/lib/platform-db/schema";
 import type { AutomationDefinition, RecordEventType } from "@/lib/automations/automation-definition";
 import { toAutomationDefinition } from "@/lib/automations/automation-row";
 import { toStoredSchema, type StoredSchema } from "@/lib/schemas/stored-schema";
@@ -58,12 +59,18 @@ export interface ProjectRuntime {
   /** The customer database handle (its URL decrypted once per load, not per call). */
   store: RecordStore;
   automations: RuntimeAutomations;
+  /**
+   * The project's live API keys by hash, so that a call with a key reads no platform table.
+   * Creating and revoking a key bumps the generation.
+   */
+  apiKeys: Map<string, AuthenticatedApiKey>;
 }
 
 /**
  * Definitions are cached per project and checked against the project's generation in the shared
  * key-value store on every call, so an edit is visible to the next call on every instance. Every
- * change the hot path depends on bumps the generation: endpoints, schemas and project settings.
+ * change the hot path depends on bumps the generation: endpoints, schemas, automations, API keys
+ * and project settings.
  * The age limit bounds staleness while that store is unreachable.
  */
 const MAX_AGE_MS = 30_000;
@@ -109,7 +116,7 @@ function groupAutomations(definitions: AutomationDefinition[]): RuntimeAutomatio
 
 async function loadProjectRuntime(projectId: string, generation: string): Promise<ProjectRuntime | null> {
   const db = await getPlatformDb();
-  const [projectRows, endpointRows, schemaRows, automationRows] = await Promise.all([
+  const [projectRows, endpointRows, schemaRows, automationRows, keyRows] = await Promise.all([
     db.select().from(projects).where(eq(projects.id, projectId)).limit(1),
     db
       .select()
@@ -117,6 +124,10 @@ async function loadProjectRuntime(projectId: string, generation: string): Promis
       .where(and(eq(endpoints.projectId, projectId), eq(endpoints.enabled, true))),
     db.select().from(schemaDefinitions).where(eq(schemaDefinitions.projectId, projectId)),
     db.select().from(automations).where(eq(automations.projectId, projectId)),
+    db
+      .select({ id: apiKeys.id, projectId: apiKeys.projectId, keyHash: apiKeys.keyHash, permissions: apiKeys.permissions })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.projectId, projectId), isNull(apiKeys.revokedAt))),
   ]);
   const project = projectRows[0];
   if (!project) return null;
@@ -131,12 +142,17 @@ async function loadProjectRuntime(projectId: string, generation: string): Promis
     schemas: schemaRows.map(toStoredSchema),
     store,
     automations: groupAutomations(automationRows.map(toAutomationDefinition)),
+    apiKeys: new Map(keyRows.map((row) => [row.keyHash, toAuthenticatedApiKey(row)])),
   };
 }
 
-/** The project's runtime, fresh for its current generation; null when the project does not exist. */
-export async function getProjectRuntime(projectId: string): Promise<ProjectRuntime | null> {
-  const generation = await readProjectGeneration(projectId);
+/**
+ * The project's runtime, fresh for its current generation; null when the project does not exist.
+ * `generationMaxAgeMs`: how old a read of the shared generation may be (background work; see
+ * readProjectGeneration). Requests always read it.
+ */
+export async function getProjectRuntime(projectId: string, options: { generationMaxAgeMs?: number } = {}): Promise<ProjectRuntime | null> {
+  const generation = await readProjectGeneration(projectId, { sharedMaxAgeMs: options.generationMaxAgeMs });
   const cached = cache.get(projectId);
   if (cached && cached.generation === generation && Date.now() - cached.loadedAt < MAX_AGE_MS) return cached;
   const key = `${projectId}@${generation}`;

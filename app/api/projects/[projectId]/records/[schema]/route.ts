@@ -12,8 +12,8 @@ type Params = { projectId: string; schema: string };
  * search, sort, page, perPage (≤ 100), expand, total=false → `{ data, meta: { page, perPage, total } }`.
  */
 export const GET = withProjectAuth<Params>(
-  async ({ request, project, params }) => {
-    const context = await loadRecordRouteContext(project, params.schema);
+  async ({ request, runtime, params }) => {
+    const context = await loadRecordRouteContext(runtime, params.schema);
     const query = parseListQuery({ schema: context.schema, params: new URL(request.url).searchParams });
     return Response.json(await listRecords({ ...context, query, signal: request.signal }));
   },
@@ -25,8 +25,8 @@ export const GET = withProjectAuth<Params>(
  * fields (see lib/files/read-record-request.ts).
  */
 export const POST = withProjectAuth<Params>(
-  async ({ request, project, params }) => {
-    const context = await loadRecordRouteContext(project, params.schema);
+  async ({ request, project, runtime, params }) => {
+    const context = await loadRecordRouteContext(runtime, params.schema);
     const { values, uploads } = await readRecordRequest(request, { schema: context.schema });
     // No request signal for writes: a client that goes away does not leave a half-known outcome behind.
     const record = await createRecordWithFiles({ ...context, projectId: project.id, origin: "api", values, uploads });

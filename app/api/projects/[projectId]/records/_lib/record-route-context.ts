@@ -1,28 +1,28 @@
 import { AppError } from "@/lib/errors";
-import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
-import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
+import type { ProjectRuntime, RuntimeAutomations } from "@/lib/endpoints/invoke/project-runtime";
 import type { RecordStore } from "@/lib/records/record-store";
 import { assertSchemaHasRecords } from "@/lib/records-service/record-service-options";
-import { listSchemas } from "@/lib/schemas/list-schemas";
 import type { SchemaDefinition } from "@/lib/schemas/schema-definition";
 
 export interface RecordRouteContext {
   store: RecordStore;
   schema: SchemaDefinition;
   schemas: SchemaDefinition[];
+  /** The project's record triggers, so that writes find what they trigger without a second lookup. */
+  recordTriggers: RuntimeAutomations["records"];
 }
 
 /**
  * What every records route needs: the schema named in the URL (404 when the project has none by
- * that name, or when it is a component), the project's schemas (relations, components) and its
- * customer database. One platform query.
+ * that name, or when it is a component), the project's schemas (relations, components), its
+ * customer database and record triggers, all from the project's runtime cache: no platform query.
  */
-export async function loadRecordRouteContext(project: ProjectRow, schemaName: string): Promise<RecordRouteContext> {
-  const schemas = await listSchemas({ projectId: project.id });
-  const schema = schemas.find((candidate) => candidate.name === schemaName);
+export async function loadRecordRouteContext(loadRuntime: () => Promise<ProjectRuntime>, schemaName: string): Promise<RecordRouteContext> {
+  const runtime = await loadRuntime();
+  const schema = runtime.schemas.find((candidate) => candidate.name === schemaName);
   if (!schema) throw new AppError("not_found", `no schema named "${schemaName}" in this project`);
   assertSchemaHasRecords(schema);
-  return { store: await getProjectRecordStore({ project }), schema, schemas };
+  return { store: runtime.store, schema, schemas: runtime.schemas, recordTriggers: runtime.automations.records };
 }
 
 /** Query parameters a route does not know are a 400, so a typo never goes unnoticed. */

@@ -16,10 +16,10 @@ function assertRecordId(schema: string, id: string): void {
 
 /** `GET /records/:schema/:recordId?expand=author,tags` */
 export const GET = withProjectAuth<Params>(
-  async ({ request, project, params }) => {
+  async ({ request, runtime, params }) => {
     const searchParams = new URL(request.url).searchParams;
     assertOnlyParameters(searchParams, ["expand"]);
-    const context = await loadRecordRouteContext(project, params.schema);
+    const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
     const expand = [...new Set((searchParams.get("expand") ?? "").split(",").map((name) => name.trim()).filter(Boolean))];
     return Response.json(await getRecordOrThrow({ ...context, id: params.recordId, expand, signal: request.signal }));
@@ -29,8 +29,8 @@ export const GET = withProjectAuth<Params>(
 
 /** `PATCH /records/:schema/:recordId`: the fields to change (JSON or multipart with files). */
 export const PATCH = withProjectAuth<Params>(
-  async ({ request, project, params }) => {
-    const context = await loadRecordRouteContext(project, params.schema);
+  async ({ request, project, runtime, params }) => {
+    const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
     const { values, uploads } = await readRecordRequest(request, { schema: context.schema });
     return Response.json(await updateRecordWithFiles({ ...context, projectId: project.id, origin: "api", id: params.recordId, values, uploads }));
@@ -40,8 +40,8 @@ export const PATCH = withProjectAuth<Params>(
 
 /** `DELETE /records/:schema/:recordId` → 204; the record's files go with it unless another record uses them. */
 export const DELETE = withProjectAuth<Params>(
-  async ({ project, params }) => {
-    const context = await loadRecordRouteContext(project, params.schema);
+  async ({ project, runtime, params }) => {
+    const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
     await deleteRecordWithFiles({ ...context, projectId: project.id, origin: "api", id: params.recordId });
     return new Response(null, { status: 204 });
