@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
+import { servedOverHttps } from "@/lib/http/served-over-https";
 import { FORM_INTAKE_PATH, INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
 import {
   API_SECURITY_HEADERS,
@@ -26,7 +27,7 @@ export function proxy(request: NextRequest): NextResponse {
   if (route === "not_found") return NextResponse.json({ error: "not found" }, { status: 404, headers: INVOCATION_SECURITY_HEADERS });
   const requestHeaders = new Headers(request.headers);
   if (route === "invocation_origin") requestHeaders.delete("cookie");
-  const https = servedOverHttps(request);
+  const https = servedOverHttps(request.headers);
   // Form answers carry the invocation sandbox, set by their handler as invocations do.
   if (FORM_INTAKE_PATH.test(pathname)) return NextResponse.next({ request: { headers: requestHeaders } });
 
@@ -49,14 +50,6 @@ export function proxy(request: NextRequest): NextResponse {
 
 function setAll(target: Headers, values: Readonly<Record<string, string>>): void {
   for (const name in values) target.set(name, values[name]!);
-}
-
-/** https as the dashboard's configured URL says, or as a trusted proxy reports it (TRUSTED_PROXY). */
-function servedOverHttps(request: NextRequest): boolean {
-  const config = getConfig();
-  if ((config.APP_URL ?? config.NEXTAUTH_URL)?.startsWith("https:")) return true;
-  const trustsProxy = config.TRUSTED_PROXY !== undefined && config.TRUSTED_PROXY !== "none";
-  return trustsProxy && request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() === "https";
 }
 
 export const config = {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { markSocketIp } from "@/lib/http/client-ip";
 import { INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
 import { INVOCATION_SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { matchRecordsApiCall } from "./records-api";
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -21,12 +22,18 @@ function dropCookies(req: IncomingMessage): void {
 
 /**
  * The production server's dispatch (server/start.ts): invocation paths go straight to the invocation
- * handler, every other path to Next. With a separate invocation origin (INVOCATION_URL), that host
+ * handler, records API calls with an API key straight to their route handlers (server/records-api.ts),
+ * every other path to Next. With a separate invocation origin (INVOCATION_URL), that host
  * serves only its public paths, without the Cookie header; anything else there is answered 404
  * here, before Next (lib/http/invocation-origin.ts).
  */
-export function createRequestRouter(options: { handleInvocation: NodeListener; handleNext: NodeListener; invocationHost: string | null }): NodeListener {
-  const { handleInvocation, handleNext, invocationHost } = options;
+export function createRequestRouter(options: {
+  handleInvocation: NodeListener;
+  handleRecordsApi: NodeListener;
+  handleNext: NodeListener;
+  invocationHost: string | null;
+}): NodeListener {
+  const { handleInvocation, handleRecordsApi, handleNext, invocationHost } = options;
   return (req, res) => {
     // Rate limits read the client IP from here unless TRUSTED_PROXY names a proxy header; a caller's own value is overwritten.
     markSocketIp(req.headers, req.socket.remoteAddress);
@@ -43,6 +50,10 @@ export function createRequestRouter(options: { handleInvocation: NodeListener; h
     }
     if (url.startsWith(PATH_PREFIX) && INVOCATION_PATH.test(path)) {
       void handleInvocation(req, res);
+      return;
+    }
+    if (url.startsWith(PATH_PREFIX) && matchRecordsApiCall(req.method ?? "GET", path, req.headers.authorization)) {
+      void handleRecordsApi(req, res);
       return;
     }
     void handleNext(req, res);

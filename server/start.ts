@@ -1,7 +1,7 @@
 /**
  * `npm start` (and `npm run dev` with --dev): one Node process. Migrations first (a failure stops
- * start-up with a clear message); then invocation paths (/api/projects/<id>/fn/<slug>) are served
- * straight from the Fetch handler through a Node HTTP adapter, and every other path goes to Next's
+ * start-up with a clear message); then invocation paths (/api/projects/<id>/fn/<slug>) and records API
+ * calls with an API key are served straight from Fetch handlers through a Node HTTP adapter, and every other path goes to Next's
  * request handler; with INVOCATION_URL, its host serves only the public paths (server/route-request.ts).
  * Work after responses is tracked (lib/http/after-response.ts) and drained on shutdown.
  */
@@ -19,6 +19,7 @@ import { closeKv } from "@/lib/kv/get-kv";
 import { pendingAfterResponseWork, settleAfterResponseWork, trackAfterResponse } from "@/lib/http/after-response";
 import { startAutomationWork } from "@/lib/automations/start-automation-work";
 import { adapterResponseClass } from "./adapter-response";
+import { serveRecordsApi } from "./records-api";
 import { createRequestRouter } from "./route-request";
 
 async function main(): Promise<void> {
@@ -39,11 +40,12 @@ async function main(): Promise<void> {
   const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, hooks), {
     overrideGlobalObjects: false,
   });
+  const handleRecordsApi = getRequestListener(serveRecordsApi, { overrideGlobalObjects: false });
 
   // Every instance works the automation queue and queues schedules (unless AUTOMATION_WORKER=off).
   const stopAutomationWork = startAutomationWork();
 
-  const server = http.createServer(createRequestRouter({ handleInvocation, handleNext, invocationHost: configuredInvocationHost() }));
+  const server = http.createServer(createRequestRouter({ handleInvocation, handleRecordsApi, handleNext, invocationHost: configuredInvocationHost() }));
   server.keepAliveTimeout = 65_000;
   server.listen(config.PORT, () => console.log(`Flowpoint ${dev ? "(development) " : ""}listening on http://localhost:${config.PORT}`));
 

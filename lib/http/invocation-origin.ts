@@ -15,6 +15,9 @@ export const INVOCATION_PATH = /^\/api\/projects\/([^/]+)\/fn\/([^/]+)\/?$/;
 /** `/api/projects/<id>/forms/<form>`: the public form intake (lib/forms); it sets the invocation sandbox itself. */
 export const FORM_INTAKE_PATH = /^\/api\/projects\/[^/]+\/forms(?:\/|$)/;
 
+/** `/api/projects/<id>/records/<schema>[/<recordId>]`: the records API (app/api/projects/[projectId]/records). */
+export const RECORDS_API_PATH = /^\/api\/projects\/([^/]+)\/records\/([^/]+)(?:\/([^/]+))?$/;
+
 const SERVED_ON_INVOCATION_ORIGIN: readonly RegExp[] = [
   INVOCATION_PATH,
   // Form posts of owners' pages.

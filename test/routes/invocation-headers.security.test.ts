@@ -8,11 +8,12 @@ import { ConfigError, parseConfig, resetConfigForTests } from "@/lib/config";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
 import { routeByOrigin } from "@/lib/http/invocation-origin";
-import { INVOCATION_SANDBOX, dashboardContentSecurityPolicy } from "@/lib/http/security-headers";
+import { API_SECURITY_HEADERS, INVOCATION_SANDBOX, dashboardContentSecurityPolicy } from "@/lib/http/security-headers";
 import { closePlatformDb, getPlatformDb } from "@/lib/platform-db/client";
 import { endpoints } from "@/lib/platform-db/schema";
 import { adapterResponseClass } from "@/server/adapter-response";
 import { trackAfterResponse } from "@/lib/http/after-response";
+import { serveRecordsApi } from "@/server/records-api";
 import { createRequestRouter } from "@/server/route-request";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
@@ -272,7 +273,8 @@ describe("INVOCATION_URL (item 1)", () => {
         nextCalls.push({ url: req.url ?? "", cookie: req.headers.cookie ?? null, rawCookie: req.rawHeaders.some((name) => name.toLowerCase() === "cookie") });
         res.end("next");
       };
-      routed = createServer(createRequestRouter({ handleInvocation, handleNext, invocationHost: "fn.flowpoint.test" }));
+      const handleRecordsApi = getRequestListener(serveRecordsApi, { overrideGlobalObjects: false });
+      routed = createServer(createRequestRouter({ handleInvocation, handleRecordsApi, handleNext, invocationHost: "fn.flowpoint.test" }));
       await new Promise<void>((resolve) => routed.listen(0, "127.0.0.1", resolve));
       port = (routed.address() as AddressInfo).port;
     });
@@ -282,16 +284,16 @@ describe("INVOCATION_URL (item 1)", () => {
       await new Promise<void>((resolve) => routed.close(() => resolve()));
     });
 
-    function send(host: string, method: string, path: string): Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }> {
+    function send(host: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }> {
       return new Promise((resolve, reject) => {
-        const req = httpRequest({ host: "127.0.0.1", port, method, path, headers: { host, cookie: "next-auth.session-token=dashboard-session" } }, (res) => {
+        const req = httpRequest({ host: "127.0.0.1", port, method, path, headers: { host, cookie: "next-auth.session-token=dashboard-session", ...headers } }, (res) => {
           let body = "";
           res.setEncoding("utf8");
           res.on("data", (chunk: string) => (body += chunk));
           res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
         });
         req.on("error", reject);
-        req.end();
+        req.end(body);
       });
     }
 
@@ -310,6 +312,9 @@ describe("INVOCATION_URL (item 1)", () => {
         expect(answer.headers["content-security-policy"], path).toBe(INVOCATION_SANDBOX);
         expect(answer.headers["set-cookie"], path).toBeUndefined();
       }
+      const keyed = await send("fn.flowpoint.test", "GET", `/api/projects/${fixture.projectId}/records/tickets`, { authorization: `Bearer ${manageKey}` });
+      expect(keyed.status).toBe(404);
+      expect(keyed.headers["content-security-policy"]).toBe(INVOCATION_SANDBOX);
       expect(nextCalls).toEqual([]);
     });
 
@@ -325,6 +330,37 @@ describe("INVOCATION_URL (item 1)", () => {
         { url: `/api/projects/${fixture.projectId}/auth/users/login`, cookie: null, rawCookie: false },
         { url: `/auth/${fixture.projectId}/users/verify?token=t`, cookie: null, rawCookie: false },
       ]);
+    });
+
+    it("serves records API calls with an API key straight from their route handlers, with the API answers' headers; the rest goes to Next", async () => {
+      nextCalls.length = 0;
+      const records = `/api/projects/${fixture.projectId}/records/tickets`;
+      const key = await fixture.keyFor(["records.read", "records.create"]);
+      const bearer = { authorization: `Bearer ${key}` };
+      const created = await send("localhost:3000", "POST", records, { ...bearer, "content-type": "application/json" }, JSON.stringify({ title: "Fast path", status: "open" }));
+      expect(created.status, created.body).toBe(201);
+      expect(created.headers.location).toBe(`${records}/${JSON.parse(created.body).id}`);
+      const list = await send("localhost:3000", "GET", `${records}?perPage=5`, bearer);
+      expect(list.status, list.body).toBe(200);
+      expect(JSON.parse(list.body)).toMatchObject({ meta: { page: 1, perPage: 5 } });
+      const one = await send("localhost:3000", "GET", `${records}/rec_missing`, bearer);
+      expect(one.status).toBe(404);
+      for (const answer of [created, list, one]) {
+        for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(answer.headers[name], name).toBe(value);
+        expect(answer.headers["strict-transport-security"]).toBeUndefined();
+      }
+      // The same wrapper decides: an unknown key, a key without the permission, another project's path.
+      expect((await send("localhost:3000", "GET", records, { authorization: "Bearer fp_unknown" })).status).toBe(401);
+      expect((await send("localhost:3000", "DELETE", `${records}/rec_missing`, bearer)).status).toBe(403);
+      expect((await send("localhost:3000", "GET", "/api/projects/prj_other/records/tickets", bearer)).status).toBe(404);
+      expect(nextCalls).toEqual([]);
+
+      // Session calls, methods the routes lack and paths Next would redirect stay with Next.
+      await send("localhost:3000", "GET", records);
+      await send("localhost:3000", "PUT", records, bearer);
+      await send("localhost:3000", "GET", `${records}/`, bearer);
+      await send("localhost:3000", "GET", `/api/projects/${fixture.projectId}/records/%E0%A4%A`, bearer);
+      expect(nextCalls.map((call) => call.url)).toEqual([records, records, `${records}/`, `/api/projects/${fixture.projectId}/records/%E0%A4%A`]);
     });
 
     it("serves the dashboard's host as before, cookie included", async () => {

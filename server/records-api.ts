@@ -1,0 +1,56 @@
+import * as collectionRoute from "@/app/api/projects/[projectId]/records/[schema]/route";
+import * as recordRoute from "@/app/api/projects/[projectId]/records/[schema]/[recordId]/route";
+import { RECORDS_API_PATH } from "@/lib/http/invocation-origin";
+import { API_SECURITY_HEADERS } from "@/lib/http/security-headers";
+import { servedOverHttps } from "@/lib/http/served-over-https";
+
+type RouteHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
+type CollectionParams = { projectId: string; schema: string };
+type RecordParams = CollectionParams & { recordId: string };
+
+const COLLECTION_HANDLERS: Partial<Record<string, RouteHandler<CollectionParams>>> = { GET: collectionRoute.GET, POST: collectionRoute.POST };
+const RECORD_HANDLERS: Partial<Record<string, RouteHandler<RecordParams>>> = { GET: recordRoute.GET, PATCH: recordRoute.PATCH, DELETE: recordRoute.DELETE };
+
+/** A records API call, matched to its route handler and parameters. */
+type RecordsApiCall = (request: Request) => Promise<Response>;
+
+function decodeSegment(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The records API's route handler for a call with an API key, or null when the call is one Next
+ * should serve (a session cookie's call from the dashboard, a method the route does not have, a
+ * path it does not know or cannot decode). The production server (server/route-request.ts) hands
+ * these calls to the same route modules Next would, without Next's router and proxy in between:
+ * scripts that write records in bulk, and every write that triggers automations, come this way.
+ */
+export function matchRecordsApiCall(method: string, path: string, authorization: string | null | undefined): RecordsApiCall | null {
+  if (!authorization || !/^bearer\s/i.test(authorization)) return null;
+  const match = RECORDS_API_PATH.exec(path);
+  if (!match) return null;
+  const projectId = decodeSegment(match[1]!);
+  const schema = decodeSegment(match[2]!);
+  if (!projectId || !schema) return null;
+  if (match[3] === undefined) {
+    const handler = COLLECTION_HANDLERS[method];
+    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }) }) : null;
+  }
+  const recordId = decodeSegment(match[3]);
+  const handler = RECORD_HANDLERS[method];
+  return handler && recordId ? (request) => handler(request, { params: Promise.resolve({ projectId, schema, recordId }) }) : null;
+}
+
+/** Serves a call matchRecordsApiCall accepted, with the headers proxy.ts gives route handlers' answers. */
+export async function serveRecordsApi(request: Request): Promise<Response> {
+  const call = matchRecordsApiCall(request.method, new URL(request.url).pathname, request.headers.get("authorization"));
+  if (!call) return Response.json({ error: "not found" }, { status: 404, headers: API_SECURITY_HEADERS });
+  const response = await call(request);
+  for (const name in API_SECURITY_HEADERS) response.headers.set(name, API_SECURITY_HEADERS[name]!);
+  if (servedOverHttps(request.headers)) response.headers.set("strict-transport-security", "max-age=31536000");
+  return response;
+}
