@@ -2,12 +2,12 @@ import { newId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { getProjectRuntime, recordTriggerKey, type RuntimeAutomation } from "@/lib/endpoints/invoke/project-runtime";
 import type { RecordChangeEvent } from "@/lib/records-service/record-events";
-import type { RecordStore } from "@/lib/records/record-store";
 import { checkTriggerCondition } from "./check-trigger-condition";
 import { OUTBOX_COLLECTION, type RecordEventPlan } from "./record-event-outbox";
 import { automationJobId, type AutomationJob } from "./queue/automation-job";
 import { enqueueAutomationJobs } from "./queue/enqueue-automation-jobs";
 import { rememberUndeliveredProject } from "./queue/undelivered-jobs";
+import { removeOutboxEntryLater } from "./remove-outbox-entries";
 
 /**
  * One job per automation whose condition the event meets. The job ids derive from the event id,
@@ -34,24 +34,16 @@ export function recordTriggerJobs(eventId: string, event: RecordChangeEvent, aut
   return jobs;
 }
 
-async function removeOutboxEntry(store: RecordStore, projectId: string, eventId: string): Promise<void> {
-  try {
-    await store.deleteMany(OUTBOX_COLLECTION, [{ field: "id", op: "eq", value: eventId }]);
-  } catch (error) {
-    // Left in place, the entry is queued again soon, while the queue still knows its jobs' ids.
-    log.warn("automation outbox entry could not be removed", { projectId, eventId, error });
-    rememberUndeliveredProject(projectId);
-  }
-}
-
 /**
  * Queues the runs a records API (or dashboard) write triggers, before the write is answered. With
  * a plan (planRecordEvent, made before the write), the event's outbox entry was stored with the
  * record: it is removed once the runs are queued, and left for the drain when the queue is down.
- * Without one (a change reported after the fact, as end-user registration does), the project's
- * automations are looked up here and an entry is stored only when the queue is down.
+ * A null plan means the write was planned and nothing listens. Without one (a change reported after
+ * the fact, as end-user registration does), the project's automations are looked up here and an
+ * entry is stored only when the queue is down.
  */
 export async function queueRecordTriggers(event: RecordChangeEvent, plan?: RecordEventPlan | null): Promise<void> {
+  if (plan === null) return;
   let automations = plan?.automations;
   let store = plan?.store;
   if (!plan) {
@@ -74,5 +66,5 @@ export async function queueRecordTriggers(event: RecordChangeEvent, plan?: Recor
     rememberUndeliveredProject(event.projectId);
     return;
   }
-  if (plan) await removeOutboxEntry(plan.store, event.projectId, eventId);
+  if (plan) removeOutboxEntryLater(plan.store, event.projectId, eventId);
 }

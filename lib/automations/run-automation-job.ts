@@ -4,6 +4,12 @@ import { runProjectFlow } from "@/lib/runs/run-project-flow";
 import { trackAfterResponse } from "@/lib/http/after-response";
 import type { AutomationJob } from "./queue/automation-job";
 
+/**
+ * A run may start up to this long after an edit made on another instance with the definition from
+ * before it; at hundreds of runs a second, one generation read per job would be a Redis round trip each.
+ */
+const GENERATION_MAX_AGE_MS = 250;
+
 export interface AutomationAttempt {
   /** 1 for the first run of the job. */
   number: number;
@@ -42,7 +48,7 @@ export async function runAutomationJob(
   signal?: AbortSignal,
   options: AutomationRunnerOptions = { opensBuiltInDatabases: true },
 ): Promise<AttemptOutcome> {
-  const runtime = await getProjectRuntime(job.projectId);
+  const runtime = await getProjectRuntime(job.projectId, { generationMaxAgeMs: GENERATION_MAX_AGE_MS });
   if (!runtime) return { status: "skipped", reason: "the project no longer exists" };
   if (runtime.store.kind === "pglite" && !options.opensBuiltInDatabases) return { status: "deferred" };
   const automation = runtime.automations.byId.get(job.automationId);

@@ -35,13 +35,24 @@ export async function bumpProjectGeneration(projectId: string): Promise<void> {
   await getKv().cache.incr(generationKey(projectId));
 }
 
+/** The shared counter as last read, per project, for readers that accept it slightly old. */
+const sharedReads = new Map<string, { value: string; readAt: number }>();
+
 /**
  * The current generation: the shared counter ("0" before any change) and this process's own
  * bumps. While the store is unreachable the shared part reads "0" and other instances' bumps are
  * lost, so in-process caches additionally expire on their own (see
  * lib/endpoints/invoke/project-runtime.ts).
+ *
+ * `sharedMaxAgeMs`: background work (automation runs) may reuse a shared counter read that long
+ * ago instead of asking the store per job; this process's own bumps always count at once.
  */
-export async function readProjectGeneration(projectId: string): Promise<string> {
+export async function readProjectGeneration(projectId: string, options: { sharedMaxAgeMs?: number } = {}): Promise<string> {
+  const local = localBumps.get(projectId) ?? 0;
+  const recent = options.sharedMaxAgeMs ? sharedReads.get(projectId) : undefined;
+  if (recent && Date.now() - recent.readAt <= options.sharedMaxAgeMs!) return `${recent.value}.${local}`;
   const shared = (await getKv().cache.get(generationKey(projectId))) ?? "0";
+  if (sharedReads.size >= MAX_LOCAL_ENTRIES) sharedReads.clear();
+  sharedReads.set(projectId, { value: shared, readAt: Date.now() });
   return `${shared}.${localBumps.get(projectId) ?? 0}`;
 }

@@ -100,7 +100,10 @@ export class BullmqAutomationQueue implements AutomationQueue {
       },
     }));
     try {
-      await withTimeout(this.queue.addBulk(bulk), this.options.addTimeoutMs ?? 3_000);
+      // One job (the usual record event) is one script call; addBulk wraps it in a transaction.
+      const [only] = bulk;
+      const added: Promise<unknown> = bulk.length === 1 && only ? this.queue.add(only.name, only.data, only.opts) : this.queue.addBulk(bulk);
+      await withTimeout(added, this.options.addTimeoutMs ?? 3_000);
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw new AppError("unavailable", "the automation queue is unavailable", { cause: error });

@@ -41,8 +41,20 @@ export interface ProjectRunSlotsOptions {
   slotTtlMs: number;
 }
 
+type SlotScript = (...args: Array<string | number>) => Promise<unknown>;
+
 export class ProjectRunSlots {
-  constructor(private readonly options: ProjectRunSlotsOptions) {}
+  private readonly acquireScript: SlotScript;
+  private readonly releaseScript: SlotScript;
+
+  constructor(private readonly options: ProjectRunSlotsOptions) {
+    // Scripts by SHA (EVALSHA, loaded on first use): each call sends the keys and arguments, not the script.
+    const redis = options.redis as Redis & Record<string, SlotScript | undefined>;
+    if (!redis.flowpointAcquireRunSlot) redis.defineCommand("flowpointAcquireRunSlot", { numberOfKeys: 2, lua: ACQUIRE });
+    if (!redis.flowpointReleaseRunSlot) redis.defineCommand("flowpointReleaseRunSlot", { numberOfKeys: 2, lua: RELEASE });
+    this.acquireScript = redis.flowpointAcquireRunSlot!.bind(redis);
+    this.releaseScript = redis.flowpointReleaseRunSlot!.bind(redis);
+  }
 
   private keys(projectId: string, attemptKey: string): [string, string] {
     return [`${this.options.keyPrefix}slots:${projectId}`, `${this.options.keyPrefix}started:${attemptKey}`];
@@ -52,11 +64,11 @@ export class ProjectRunSlots {
   async acquire(projectId: string, holder: string, attemptKey: string): Promise<SlotGrant> {
     const now = Date.now();
     const { slotTtlMs, limit } = this.options;
-    const result = await this.options.redis.eval(ACQUIRE, 2, ...this.keys(projectId, attemptKey), now, now + slotTtlMs, holder, limit, slotTtlMs * 2, START_MARK_TTL_MS);
+    const result = await this.acquireScript(...this.keys(projectId, attemptKey), now, now + slotTtlMs, holder, limit, slotTtlMs * 2, START_MARK_TTL_MS);
     return result === 0 ? "busy" : result === 1 ? "granted" : "after interruption";
   }
 
   async release(projectId: string, holder: string, attemptKey: string): Promise<void> {
-    await this.options.redis.eval(RELEASE, 2, ...this.keys(projectId, attemptKey), holder);
+    await this.releaseScript(...this.keys(projectId, attemptKey), holder);
   }
 }
