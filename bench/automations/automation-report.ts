@@ -74,12 +74,24 @@ export interface TargetLadder {
   peakEventsPerSecond: number;
 }
 
+export interface WriteLoadSummary {
+  writesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+  rounds: number[];
+}
+
 export interface WriteThroughput {
   connections: number;
   seconds: number;
-  withoutAutomation: { writesPerSecond: number; p50Ms: number; p99Ms: number; failures: number; rounds: number[] };
-  withAutomation: { writesPerSecond: number; p50Ms: number; p99Ms: number; failures: number; rounds: number[]; drainSeconds: number };
+  withoutAutomation: WriteLoadSummary;
+  /** The automation on, its worker paused: the write path's own cost (the target). */
+  withAutomation: WriteLoadSummary;
+  /** The automation on, its worker running on the same machine. */
+  withWorkerAlongside: WriteLoadSummary & { drainSeconds: number };
   ratio: number;
+  ratioWithWorkerAlongside: number;
   met: boolean;
 }
 
@@ -185,7 +197,7 @@ export function formatAutomationSummary(report: AutomationBenchReport): string {
   if (targets.writeThroughput && report.writes) {
     const { writes } = report;
     lines.push(
-      `  records API writes/s with ÷ without    ${fixed(writes.withAutomation.writesPerSecond, 0)} ÷ ${fixed(writes.withoutAutomation.writesPerSecond, 0)} = ${fixed(writes.ratio * 100, 0)} % (≥ ${targets.writeThroughput.min * 100} %) ${mark(writes.met)}`,
+      `  records API writes/s with ÷ without    ${fixed(writes.withAutomation.writesPerSecond, 0)} ÷ ${fixed(writes.withoutAutomation.writesPerSecond, 0)} = ${fixed(writes.ratio * 100, 0)} % (≥ ${targets.writeThroughput.min * 100} %) ${mark(writes.met)} (worker paused; with it running on the same cores: ${fixed(writes.withWorkerAlongside.writesPerSecond, 0)} = ${fixed(writes.ratioWithWorkerAlongside * 100, 0)} %)`,
     );
   }
   if (report.kill) {
