@@ -74,10 +74,12 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private readonly queue: Queue<AutomationJob>;
   private worker: Worker<AutomationJob> | null = null;
   private workerConnection: Redis | null = null;
+  private slotsConnection: Redis | null = null;
   private readonly controllers = new Set<AbortController>();
 
   constructor(private readonly options: BullmqAutomationQueueOptions) {
-    this.producer = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
+    // Jobs queued by concurrent writes in the same turn of the event loop go out in one socket write.
+    this.producer = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false, enableAutoPipelining: true });
     this.producer.on("error", (error) => warnThrottled("automation queue connection error", error));
     this.queue = new Queue<AutomationJob>(AUTOMATION_QUEUE_NAME, { connection: this.producer, prefix: this.bullPrefix });
     this.queue.on("error", (error) => warnThrottled("automation queue error", error));
@@ -115,8 +117,13 @@ export class BullmqAutomationQueue implements AutomationQueue {
     const connection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null });
     connection.on("error", (error) => warnThrottled("automation worker connection error", error));
     this.workerConnection = connection;
+    // Slots have a connection of their own, pipelined: the slot calls of runs that start or end in
+    // the same turn of the event loop share one socket write (BullMQ's blocking connection cannot).
+    const slotsConnection = new Redis(this.options.redisUrl, { maxRetriesPerRequest: null, enableAutoPipelining: true });
+    slotsConnection.on("error", (error) => warnThrottled("automation worker connection error", error));
+    this.slotsConnection = slotsConnection;
     const slots = new ProjectRunSlots({
-      redis: connection,
+      redis: slotsConnection,
       keyPrefix: `${this.bullPrefix}:${AUTOMATION_QUEUE_NAME}:`,
       limit: this.options.projectConcurrency ?? PROJECT_CONCURRENCY,
       slotTtlMs: SLOT_TTL_MS,
@@ -226,5 +233,6 @@ export class BullmqAutomationQueue implements AutomationQueue {
     await this.queue.close().catch(() => undefined);
     this.producer.disconnect();
     this.workerConnection?.disconnect();
+    this.slotsConnection?.disconnect();
   }
 }
