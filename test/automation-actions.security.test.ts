@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { closeAutomationQueue, getAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { replayPayloadOf } from "@/lib/automations/replay-payload";
+import { waitForAutomationRuns } from "@/test/support/automation-runs";
 import { createAutomation } from "@/lib/automations/create-automation";
 import { listAutomations } from "@/lib/automations/list-automations";
 import { EXECUTIONS_COLLECTION } from "@/lib/flow/execution-log/execution-log-entry";
@@ -185,4 +187,25 @@ describe("automations server actions across tenants", () => {
     expect(again).toMatchObject({ ok: false, issues: [{ path: "payload" }] });
     expect(again.ok === false && again.error).toMatch(/redacted/);
   });
+
+  it("queues the whole payload of a failed run again, though its log kept only a capped, redacted preview", async () => {
+    const automation = await createAutomation({
+      projectId: B.projectId,
+      input: { name: "Fails on purpose", trigger: { type: "manual" }, steps: [{ type: "http", name: "call", url: "{{trigger.url}}" }] },
+    });
+    // The egress guard refuses loopback: the run fails in its first step.
+    const payload = { url: "http://127.0.0.1:9/refused", password: "kept whole", notes: "n".repeat(5_000) };
+    expect(await actions.runAutomationNowAction(B.projectId, automation.id, payload)).toMatchObject({ ok: true });
+    const [failed] = await waitForAutomationRuns(B.projectId, automation.id, 1);
+    expect(failed).toMatchObject({ outcome: "failed", jobId: expect.stringMatching(/^manual-/) });
+    expect(replayPayloadOf(failed!)).toMatchObject({ ok: false });
+
+    const again = await actions.runAutomationAgainAction(B.projectId, automation.id, failed!.id);
+    expect(again).toMatchObject({ ok: true });
+    const runs = await waitForAutomationRuns(B.projectId, automation.id, 2);
+    const replayed = runs.find((run) => again.ok && run.id === again.data.executionId);
+    expect(replayed?.jobId).toMatch(/^manual-/);
+    expect((await getAutomationQueue().failedJob(replayed!.jobId!))?.trigger).toEqual(payload);
+  });
 });
+

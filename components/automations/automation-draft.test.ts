@@ -4,7 +4,7 @@ import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-e
 import { previewValue } from "@/lib/flow/execution-log/preview";
 import { newAutomationDraft, toAutomationDraft, toAutomationInput } from "./automation-draft";
 import { formActionUrl, formSnippet } from "./form-snippet";
-import { replayPayloadOf } from "./replay-payload";
+import { replayPayloadOf } from "@/lib/automations/replay-payload";
 import { previewSchedule } from "./schedule-preview";
 
 const STEPS = [

@@ -71,6 +71,7 @@ export async function runAutomationJob(
       attempt: attempt.number,
       retryOf: firstRun ? null : job.executionId,
       ...(attempt.afterInterruption ? { afterInterruption: true } : {}),
+      jobId: job.id,
     },
     executionId,
     request: { query: null, body: job.trigger },

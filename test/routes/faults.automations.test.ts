@@ -13,6 +13,7 @@ import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { updateProject } from "@/lib/projects/update-project";
 import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { createSchema } from "@/lib/schemas/create-schema";
+import { readStoredSubmissions } from "@/lib/forms/testing/form-fixtures";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/automation-runs";
@@ -23,6 +24,8 @@ import { postgresBinariesAvailable, signal, sleep, startPrivatePostgres, startPr
  * where needed, a PostgreSQL cluster on free loopback ports; the shared ones are never touched):
  * - Redis gone while a record is written: the write answers as usual, the run waits in the customer
  *   database's outbox (written with the record) and runs once Redis is back — exactly once;
+ * - Redis gone while a form is submitted: the submission is stored and answered 202 (`queued: false`),
+ *   and runs once Redis is back;
  * - the writing process killed after its write committed and before its event was queued (Redis
  *   paused to hold it there): a worker started later finds the outbox entry and runs it, once;
  * - a worker killed with SIGKILL mid-run: once its lock lapses another worker re-runs the job, and
@@ -109,6 +112,33 @@ describe("Redis unreachable while a record is written", () => {
     const runs = await waitForAutomationRuns(fixture.projectId, automationId, 2, 30_000);
     expect(runs.map((run) => run.steps[0]?.outputPreview)).toContain(JSON.stringify("while Redis is down"));
     expect(await store.count(OUTBOX_COLLECTION)).toBe(0);
+    expect(await automationRunsAfterQuiet(fixture.projectId, automationId, 3_000)).toHaveLength(2);
+  }, 60_000);
+});
+
+describe("Redis unreachable while a form is submitted", () => {
+  it("accepts and stores the submission, and runs it once when Redis is back", async () => {
+    const automationId = await createAutomation({
+      name: "Echo contacts",
+      trigger: { type: "form", form: "contact-outage" },
+      steps: [{ type: "transform", name: "name", expression: "trigger.fields.name" }],
+    });
+    const submit = (name: string) =>
+      fetch(`${server.url}/api/projects/${fixture.projectId}/forms/contact-outage`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+    expect((await submit("warm-up")).status).toBe(202);
+    await waitForAutomationRuns(fixture.projectId, automationId, 1);
+
+    await redis.stop();
+    const answered = await submit("while Redis is down");
+    expect(answered.status).toBe(202);
+    const { id } = (await answered.json()) as { id: string };
+    const stored = () => readStoredSubmissions(fixture.projectId, automationId).then((rows) => rows.find((row) => row.id === id));
+    expect(await stored()).toMatchObject({ fields: { name: "while Redis is down" }, queued: false });
+
+    await redis.start();
+    const runs = await waitForAutomationRuns(fixture.projectId, automationId, 2, 30_000);
+    expect(runs.map((run) => run.steps[0]?.outputPreview)).toContain(JSON.stringify("while Redis is down"));
+    expect(await stored()).toMatchObject({ queued: true });
     expect(await automationRunsAfterQuiet(fixture.projectId, automationId, 3_000)).toHaveLength(2);
   }, 60_000);
 });

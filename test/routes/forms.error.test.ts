@@ -1,19 +1,11 @@
 import { request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { AppError } from "@/lib/errors";
-import { enqueueAutomationJobs } from "@/lib/automations/queue/enqueue-automation-jobs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
 import { newId } from "@/lib/ids";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { insertFormAutomation, readStoredSubmissions, formIntake, jsonBody } from "@/lib/forms/testing/form-fixtures";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
-
-// The real queue, with a way to make one call fail (the queue cannot be taken down for one test).
-vi.mock("@/lib/automations/queue/enqueue-automation-jobs", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@/lib/automations/queue/enqueue-automation-jobs")>();
-  return { enqueueAutomationJobs: vi.fn(real.enqueueAutomationJobs) };
-});
 
 let server: RouteServer;
 let fixture: ProjectFixture;
@@ -198,21 +190,6 @@ describe("rate limit", () => {
     expect(await limited!.json()).toEqual({ error: "rate limit exceeded" });
     // Another form keeps its own budget.
     expect((await post("contact", json({ after: "limit" }))).status).toBe(202);
-  });
-});
-
-describe("a queue that cannot take the run", () => {
-  it("still accepts the stored submission (202) and marks it queued: false for a later re-queue", async () => {
-    vi.mocked(enqueueAutomationJobs).mockRejectedValueOnce(new AppError("unavailable", "the automation queue is unavailable"));
-    const response = await post("contact", json({ name: "while the queue is down" }));
-    expect(response.status).toBe(202);
-    const { id } = (await response.json()) as { id: string };
-    const stored = (await readStoredSubmissions(fixture.projectId, contactId)).find((record) => record.id === id);
-    expect(stored).toMatchObject({ fields: { name: "while the queue is down" }, queued: false });
-    // The next one is queued as usual.
-    const next = await post("contact", json({ name: "queue is back" }));
-    const nextId = ((await next.json()) as { id: string }).id;
-    expect((await readStoredSubmissions(fixture.projectId, contactId)).find((record) => record.id === nextId)).toMatchObject({ queued: true });
   });
 });
 

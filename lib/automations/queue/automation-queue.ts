@@ -16,6 +16,11 @@ export interface AutomationQueue {
   add(jobs: readonly AutomationJob[]): Promise<void>;
   /** Starts working the queue in this process (idempotent). */
   startWorker(): void;
+  /**
+   * A job whose runs all failed, while the queue still keeps it (BullMQ: 7 days, the last 10,000; in
+   * process: the last 1,000 until a restart); null otherwise. "Run again" queues its whole payload.
+   */
+  failedJob(jobId: string): Promise<AutomationJob | null>;
   /** Counts for /api/health and the benchmark; null fields when the queue cannot be reached. */
   counts(): Promise<{ waiting: number | null; active: number | null; delayed: number | null; failed: number | null }>;
   /** Stops taking jobs, waits for runs in progress (at most `timeoutMs`), closes connections. */

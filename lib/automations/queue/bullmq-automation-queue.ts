@@ -210,6 +210,17 @@ export class BullmqAutomationQueue implements AutomationQueue {
     }
   }
 
+  async failedJob(jobId: string): Promise<AutomationJob | null> {
+    try {
+      const job = await withTimeout(this.queue.getJob(jobId), 2_000);
+      if (!job || !(await withTimeout(job.isFailed(), 2_000))) return null;
+      return job.data;
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError("unavailable", "the automation queue is unavailable", { cause: error });
+    }
+  }
+
   async counts(): Promise<{ waiting: number | null; active: number | null; delayed: number | null; failed: number | null }> {
     try {
       const counts = await withTimeout(this.queue.getJobCounts("waiting", "active", "delayed", "failed"), 2_000);

@@ -27,6 +27,8 @@ const MAX_REMEMBERED_IDS = 100_000;
  * timer. Nothing is durable: a restart drops queued runs and pending retries (the README and
  * /api/health say so; form submissions and records are already stored).
  */
+const KEEP_FAILED_JOBS = 1_000;
+
 export class InProcessAutomationQueue implements AutomationQueue {
   readonly kind = "in-process";
   readonly durable = false;
@@ -36,6 +38,8 @@ export class InProcessAutomationQueue implements AutomationQueue {
   private active = 0;
   private delayed = 0;
   private failed = 0;
+  /** The last jobs whose runs all failed, by id, oldest first ("Run again" reads their payload). */
+  private readonly failedJobs = new Map<string, AutomationJob>();
   private closed = false;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly running = new Set<Promise<void>>();
@@ -111,7 +115,7 @@ export class InProcessAutomationQueue implements AutomationQueue {
       .then((outcome) => {
         if (outcome.status !== "failed") return;
         if (item.attempt < maxAttempts) this.retryLater({ job: item.job, attempt: item.attempt + 1 });
-        else this.failed++;
+        else this.keepFailed(item.job);
       })
       .catch((error: unknown) => {
         this.failed++;
@@ -125,6 +129,17 @@ export class InProcessAutomationQueue implements AutomationQueue {
       });
     this.running.add(running);
     this.options.track(running);
+  }
+
+  private keepFailed(job: AutomationJob): void {
+    this.failed++;
+    this.failedJobs.delete(job.id);
+    this.failedJobs.set(job.id, job);
+    if (this.failedJobs.size > KEEP_FAILED_JOBS) this.failedJobs.delete(this.failedJobs.keys().next().value!);
+  }
+
+  failedJob(jobId: string): Promise<AutomationJob | null> {
+    return Promise.resolve(this.failedJobs.get(jobId) ?? null);
   }
 
   private retryLater(item: Waiting): void {

@@ -17,6 +17,8 @@ export type ExecutionSource =
       retryOf?: string | null;
       /** This run repeats one whose worker died mid-run (it may have done some of its steps). */
       afterInterruption?: boolean;
+      /** The queue's job (its id is the trigger event's idempotency key): "Run again" finds the full payload there. */
+      jobId?: string;
     }
   | { type: "test_run"; endpointId: string | null };
 
@@ -47,6 +49,8 @@ export interface ExecutionLogEntry {
   retryOf: string | null;
   /** Set on an automation run that repeats one whose worker died mid-run. */
   afterInterruption?: true;
+  /** An automation run's queue job id (a failed job keeps its whole trigger payload there for a while). */
+  jobId?: string;
   startedAt: string;
   durationMs: number;
   outcome: FlowOutcome;

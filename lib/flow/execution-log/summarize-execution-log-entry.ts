@@ -20,6 +20,7 @@ export function summarizeExecutionLogEntry(entry: ExecutionLogEntry): ExecutionL
     attempt: entry.attempt,
     retryOf: entry.retryOf,
     ...(entry.afterInterruption ? { afterInterruption: true as const } : {}),
+    ...(entry.jobId ? { jobId: entry.jobId } : {}),
     startedAt: entry.startedAt,
     durationMs: entry.durationMs,
     outcome: entry.outcome,

@@ -37,6 +37,7 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
     attempt: source.type === "automation" ? source.attempt : null,
     retryOf: source.type === "automation" ? (source.retryOf ?? null) : null,
     ...(source.type === "automation" && source.afterInterruption ? { afterInterruption: true as const } : {}),
+    ...(source.type === "automation" && source.jobId ? { jobId: source.jobId } : {}),
     startedAt: options.startedAt.toISOString(),
     durationMs: run?.durationMs ?? 0,
     outcome: run?.outcome ?? "failed",

@@ -14,7 +14,7 @@ import { getExecutionOrThrow } from "@/lib/flow/execution-log/get-execution-or-t
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { toActionFailure, type ActionResult } from "@/components/endpoints/action-result";
 import { requireProjectMember } from "@/components/endpoints/require-project-member";
-import { replayPayloadOf } from "@/components/automations/replay-payload";
+import { findReplayPayload } from "@/lib/automations/replay-payload";
 
 /*
  * Every action: the arguments are checked with zod, the signed-in user must be a member of the
@@ -101,8 +101,8 @@ export async function runAutomationNowAction(projectId: string, automationId: st
 }
 
 /**
- * "Run again" on a logged run: queues the payload that run was started with (the entry's
- * `request.body`) as a new manual run. The execution must be a run of this automation, read from
+ * "Run again" on a logged run: queues the payload that run was started with (kept whole by the
+ * queue for a failed job, else the log's `request.body`) as a new manual run. The execution must be a run of this automation, read from
  * this project's own database; a payload the log could not keep whole is refused with the reason.
  */
 export async function runAutomationAgainAction(projectId: string, automationId: string, executionId: string): Promise<ActionResult<{ executionId: string }>> {
@@ -113,7 +113,7 @@ export async function runAutomationAgainAction(projectId: string, automationId: 
     const store = await getProjectRecordStore({ project: row });
     const entry = await getExecutionOrThrow({ store, executionId: args.executionId });
     if (entry.automationId !== args.automationId) throw new AppError("not_found", "execution not found");
-    const replay = replayPayloadOf(entry);
+    const replay = await findReplayPayload({ projectId: args.projectId, entry });
     if (!replay.ok) throw new AppError("validation_failed", replay.reason, { issues: [{ path: "payload", message: replay.reason }] });
     return { ok: true, data: await runAutomationNow({ projectId: args.projectId, automationId: args.automationId, payload: replay.payload }) };
   } catch (error) {

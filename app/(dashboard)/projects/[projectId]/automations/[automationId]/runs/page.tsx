@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import { Notice } from "@/components/ui/form-error";
 import { PageHeader } from "@/components/ui/page-header";
 import { AutomationTabs } from "@/components/automations/automation-tabs";
-import { replayPayloadOf } from "@/components/automations/replay-payload";
 import { RunAgainButton } from "@/components/automations/run-again-button";
 import { TriggerBadge } from "@/components/automations/trigger-badge";
+import { findReplayPayload } from "@/lib/automations/replay-payload";
 import { ExecutionList } from "@/components/endpoints/execution-list";
 import { loadExecutions, type SearchParams } from "@/components/endpoints/load-executions";
 import { formatRunTime } from "@/components/endpoints/status-badges";
@@ -23,6 +23,8 @@ export default async function AutomationRunsPage({ params, searchParams }: Props
   const { projectId, automationId } = await params;
   const { loaded, automation, crumbs } = await loadAutomation(projectId, automationId);
   const result = await loadExecutions({ project: loaded.row, automationId: automation.id, searchParams: await searchParams });
+  const failed = result.ok ? result.entries.filter((entry) => entry.outcome === "failed") : [];
+  const replays = new Map(await Promise.all(failed.map(async (entry) => [entry.id, await findReplayPayload({ projectId, entry })] as const)));
   return (
     <>
       <PageHeader crumbs={crumbs} title={automation.name} description={<TriggerBadge trigger={automation.trigger} />} />
@@ -38,8 +40,8 @@ export default async function AutomationRunsPage({ params, searchParams }: Props
           variant="automation"
           emptyDescription={`Every run of this automation is logged here step by step, newest first, for ${loaded.project.logRetentionDays} days.`}
           actions={(entry) => {
-            if (entry.outcome !== "failed") return null;
-            const replay = replayPayloadOf(entry);
+            const replay = replays.get(entry.id);
+            if (!replay) return null;
             return (
               <RunAgainButton
                 projectId={projectId}

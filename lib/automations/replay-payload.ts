@@ -1,5 +1,6 @@
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { REDACTED } from "@/lib/flow/execution-log/redact";
+import { getAutomationQueue } from "./queue/get-automation-queue";
 
 export type ReplayPayload = { ok: true; payload: Record<string, unknown> } | { ok: false; reason: string };
 
@@ -31,4 +32,24 @@ export function replayPayloadOf(entry: ExecutionLogEntry): ReplayPayload {
   if (payload === null || typeof payload !== "object" || Array.isArray(payload)) return { ok: false, reason: "This run's trigger payload is not a JSON object." };
   if (holdsText(payload, REDACTED)) return { ok: false, reason: "Secret-named fields of this run's payload were redacted in the log, so it cannot be replayed as it was." };
   return { ok: true, payload: payload as Record<string, unknown> };
+}
+
+/**
+ * The whole trigger payload of a failed automation run, to queue it again: from the queue, which
+ * keeps a job whose runs all failed for a while (automation-queue.ts, failedJob), else from the log
+ * when its preview kept the payload whole (replayPayloadOf). The job must be this project's run of
+ * this automation.
+ */
+export async function findReplayPayload(options: { projectId: string; entry: ExecutionLogEntry }): Promise<ReplayPayload> {
+  const { entry } = options;
+  if (entry.source === "automation" && entry.jobId) {
+    const job = await getAutomationQueue()
+      .failedJob(entry.jobId)
+      .catch(() => null);
+    const trigger: unknown = job?.trigger;
+    if (job && job.projectId === options.projectId && job.automationId === entry.automationId && trigger !== null && typeof trigger === "object" && !Array.isArray(trigger)) {
+      return { ok: true, payload: trigger as Record<string, unknown> };
+    }
+  }
+  return replayPayloadOf(entry);
 }
