@@ -17,6 +17,11 @@ export interface AutomationAttempt {
   maxAttempts: number;
   /** The job's previous start never finished (its worker died mid-run): this run re-does it. */
   afterInterruption: boolean;
+  /**
+   * Called once the flow's steps are over, before the log is written: the queue gives the project's
+   * run slot back there, so that a slot is held by running steps, not by bookkeeping.
+   */
+  stepsDone?: () => void;
 }
 
 export type AttemptOutcome =
@@ -76,6 +81,7 @@ export async function runAutomationJob(
     executionId,
     request: { query: null, body: job.trigger },
     log: "await",
+    onStepsDone: attempt.stepsDone,
     signal,
     // Webhook deliveries outlive the run; a worker's shutdown waits for them.
     waitUntil: trackAfterResponse,

@@ -46,6 +46,8 @@ export interface RunProjectFlowOptions<Answer extends RunLogFields = RunLogField
    * path). "await": the log is stored before this resolves, so a retry or a listing sees it.
    */
   log: "after" | "await";
+  /** Called when the steps are over, before the log is written (automations free their run slot). */
+  onStepsDone?: () => void;
   /**
    * The caller's answer for the run, computed before the log is written; its status and error are
    * logged. Omitted when nobody waits for an answer (automations): status null, the run's own error.
@@ -80,6 +82,7 @@ export async function runProjectFlow<Answer extends RunLogFields = RunLogFields>
         signal: options.signal,
       })
     : null;
+  options.onStepsDone?.();
   const answer = options.answer ? options.answer(run, executionId) : (NO_CALLER as Answer);
   const written = writeExecutionLog({
     store,

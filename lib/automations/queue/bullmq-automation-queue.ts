@@ -154,24 +154,43 @@ export class BullmqAutomationQueue implements AutomationQueue {
     }
     const controller = new AbortController();
     this.controllers.add(controller);
+    const attemptKey = `${job.id}:${attemptNumber}`;
+    let slotFreed: Promise<void> | null = null;
+    // Once the steps are over the slot goes back, while the log is still being written.
+    const freeSlot = () =>
+      (slotFreed ??= slots
+        .freeSlot(data.projectId, job.id!)
+        .catch((error: unknown) => log.warn("automation slot could not be released (it expires on its own)", { jobId: job.id, error }))
+        .finally(() => this.slotFreed(data.projectId)));
+    let ranToItsEnd = false;
     try {
       const outcome = await this.options.process(
         data,
-        { number: attemptNumber, maxAttempts: job.opts.attempts ?? 1, afterInterruption: grant === "after interruption" },
+        { number: attemptNumber, maxAttempts: job.opts.attempts ?? 1, afterInterruption: grant === "after interruption", stepsDone: freeSlot },
         controller.signal,
       );
-      if (outcome.status === "failed") throw new AutomationRunFailed(outcome.error);
       if (outcome.status === "deferred") {
         await job.moveToDelayed(Date.now() + DEFERRED_WAIT_MS, token);
         throw new DelayedError();
       }
+      ranToItsEnd = true;
+      if (outcome.status === "failed") throw new AutomationRunFailed(outcome.error);
       return outcome;
     } finally {
       this.controllers.delete(controller);
-      await slots.release(data.projectId, job.id!, `${job.id}:${attemptNumber}`).catch((error: unknown) => {
-        log.warn("automation slot could not be released (it expires on its own)", { jobId: job.id, error });
-      });
-      this.slotFreed(data.projectId);
+      if (ranToItsEnd) {
+        await freeSlot();
+        slots.forgetAttempt(attemptKey);
+      } else if (slotFreed) {
+        await slotFreed;
+        await slots.release(data.projectId, job.id!, attemptKey).catch(() => undefined);
+      } else {
+        // Not started after all (deferred) or cut off: the same attempt may start again, unmarked.
+        await slots.release(data.projectId, job.id!, attemptKey).catch((error: unknown) => {
+          log.warn("automation slot could not be released (it expires on its own)", { jobId: job.id, error });
+        });
+        this.slotFreed(data.projectId);
+      }
     }
   }
 

@@ -49,4 +49,18 @@ suite("project run slots", () => {
     // Its retry (the next attempt) is a fresh start.
     expect(await slots.acquire("prj_d", "rerun-job-1", "rerun-job-1:2")).toBe("granted");
   });
+
+  it("gives a slot back when the steps end, and forgets the attempt's start mark once it is logged", async () => {
+    const slots = new ProjectRunSlots({ redis, keyPrefix, limit: 1, slotTtlMs: 60_000 });
+    expect(await slots.acquire("prj_e", "early-job-1", "early-job-1:1")).toBe("granted");
+    await slots.freeSlot("prj_e", "early-job-1");
+    // The next run of the project starts while the first one's log is still being written…
+    expect(await slots.acquire("prj_e", "early-job-2", "early-job-2:1")).toBe("granted");
+    // …and a worker dying in that window still leaves its attempt marked as started.
+    expect(await redis.exists(`${keyPrefix}started:early-job-1:1`)).toBe(1);
+    slots.forgetAttempt("early-job-1:1");
+    slots.forgetAttempt("early-job-2:1");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await redis.exists(`${keyPrefix}started:early-job-1:1`, `${keyPrefix}started:early-job-2:1`)).toBe(0);
+  });
 });

@@ -28,6 +28,8 @@ redis.call("DEL", KEYS[2])
 return 1
 `;
 
+const FORGET_GATHER_MS = 50;
+
 // An attempt's start mark outlives any run; it only matters until the job is re-run or done.
 const START_MARK_TTL_MS = 24 * 3_600_000;
 
@@ -56,8 +58,16 @@ export class ProjectRunSlots {
     this.releaseScript = redis.flowpointReleaseRunSlot!.bind(redis);
   }
 
+  private slotsKey(projectId: string): string {
+    return `${this.options.keyPrefix}slots:${projectId}`;
+  }
+
+  private startedKey(attemptKey: string): string {
+    return `${this.options.keyPrefix}started:${attemptKey}`;
+  }
+
   private keys(projectId: string, attemptKey: string): [string, string] {
-    return [`${this.options.keyPrefix}slots:${projectId}`, `${this.options.keyPrefix}started:${attemptKey}`];
+    return [this.slotsKey(projectId), this.startedKey(attemptKey)];
   }
 
   /** Takes one of the project's slots for `holder` (a job id) and marks the attempt started. */
@@ -68,6 +78,29 @@ export class ProjectRunSlots {
     return result === 0 ? "busy" : result === 1 ? "granted" : "after interruption";
   }
 
+  /** Gives the slot back and keeps the attempt's start mark (forgetAttempt removes it once the run is logged). */
+  async freeSlot(projectId: string, holder: string): Promise<void> {
+    await this.options.redis.zrem(this.slotsKey(projectId), holder);
+  }
+
+  private forgotten: string[] = [];
+
+  /**
+   * Removes the start mark of an attempt that ended (logged), with the marks of other attempts
+   * ending within 50 ms in one command. Nothing reads a finished attempt's mark again: a retry or a
+   * "Run again" is another attempt; a mark left behind (Redis down, a crash) expires on its own.
+   */
+  forgetAttempt(attemptKey: string): void {
+    this.forgotten.push(this.startedKey(attemptKey));
+    if (this.forgotten.length > 1) return;
+    setTimeout(() => {
+      const keys = this.forgotten;
+      this.forgotten = [];
+      this.options.redis.del(...keys).catch(() => undefined);
+    }, FORGET_GATHER_MS).unref();
+  }
+
+  /** Gives the slot back and removes the attempt's start mark at once (an attempt that will be started again). */
   async release(projectId: string, holder: string, attemptKey: string): Promise<void> {
     await this.releaseScript(...this.keys(projectId, attemptKey), holder);
   }
