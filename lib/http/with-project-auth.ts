@@ -3,7 +3,9 @@ import { roleAllows, type ProjectAction } from "@/lib/auth/permissions";
 import { getProjectOrThrow, type ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
 import { assertSameOriginRequest } from "./assert-same-origin-request";
+import { isWellFormedApiKey } from "@/lib/auth/api-keys/api-key-format";
 import { getProjectRuntime, type ProjectRuntime } from "@/lib/endpoints/invoke/project-runtime";
+import { hasPrefix } from "@/lib/ids";
 import { authenticateRequest, readBearerToken, type RequestActor } from "./authenticate-request";
 import { handleApiError } from "./handle-api-error";
 import { enforceManagementRateLimit } from "./management-rate-limit";
@@ -52,7 +54,8 @@ export function withProjectAuth<P extends RouteParams>(
     try {
       const params = await context.params;
       // A key of the project in the URL is found in its cached runtime, with no platform read.
-      let runtime = readBearerToken(request) ? await getProjectRuntime(params.projectId) : null;
+      const bearer = readBearerToken(request);
+      let runtime = bearer && isWellFormedApiKey(bearer) && hasPrefix(params.projectId, "project") ? await getProjectRuntime(params.projectId) : null;
       const actor = await authenticateRequest(request, runtime?.apiKeys);
       let project: ProjectRow;
       if (actor.type === "api_key") {
