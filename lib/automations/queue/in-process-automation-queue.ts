@@ -20,6 +20,9 @@ interface Waiting {
 const REMEMBER_IDS_MS = 3_600_000;
 const MAX_REMEMBERED_IDS = 100_000;
 
+/** How many jobs whose runs all failed stay known for "Run again". */
+const KEEP_FAILED_JOBS = 1_000;
+
 /**
  * Embedded mode (no Redis, one process): runs start in this process right after the answer that
  * queued them, at most `concurrency` at once and `projectConcurrency` per project, projects taken in
@@ -27,8 +30,6 @@ const MAX_REMEMBERED_IDS = 100_000;
  * timer. Nothing is durable: a restart drops queued runs and pending retries (the README and
  * /api/health say so; form submissions and records are already stored).
  */
-const KEEP_FAILED_JOBS = 1_000;
-
 export class InProcessAutomationQueue implements AutomationQueue {
   readonly kind = "in-process";
   readonly durable = false;

@@ -102,8 +102,9 @@ export async function runAutomationNowAction(projectId: string, automationId: st
 
 /**
  * "Run again" on a logged run: queues the payload that run was started with (kept whole by the
- * queue for a failed job, else the log's `request.body`) as a new manual run. The execution must be a run of this automation, read from
- * this project's own database; a payload the log could not keep whole is refused with the reason.
+ * queue for a failed job, else the log's `request.body`) as a new manual run. The execution must be
+ * a run of this automation, read from this project's own database; a payload neither kept whole is
+ * refused with the reason.
  */
 export async function runAutomationAgainAction(projectId: string, automationId: string, executionId: string): Promise<ActionResult<{ executionId: string }>> {
   try {

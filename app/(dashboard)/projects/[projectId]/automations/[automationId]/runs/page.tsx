@@ -4,10 +4,10 @@ import { PageHeader } from "@/components/ui/page-header";
 import { AutomationTabs } from "@/components/automations/automation-tabs";
 import { RunAgainButton } from "@/components/automations/run-again-button";
 import { TriggerBadge } from "@/components/automations/trigger-badge";
-import { findReplayPayload } from "@/lib/automations/replay-payload";
 import { ExecutionList } from "@/components/endpoints/execution-list";
 import { loadExecutions, type SearchParams } from "@/components/endpoints/load-executions";
 import { formatRunTime } from "@/components/endpoints/status-badges";
+import { findReplayPayload } from "@/lib/automations/replay-payload";
 import { runAutomationAgainAction } from "../../actions";
 import { loadAutomation } from "../load-automation";
 
