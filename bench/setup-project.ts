@@ -110,6 +110,45 @@ async function seedThroughApi(api: ManagementApi): Promise<boolean> {
   return true;
 }
 
+/**
+ * An owner, workspace and project on the customer database (`npm run cli -- setup`) and one API key
+ * with `permissions` (`npm run cli -- api-keys create`): what each benchmark's setup starts from.
+ */
+export async function createProjectWithKey(options: {
+  env: NodeJS.ProcessEnv;
+  customerDatabaseUrl: string;
+  /** Names the workspace and project ("<label> <random suffix>"). */
+  label: string;
+  keyName: string;
+  /** Comma-separated, as the CLI takes them. */
+  permissions: string;
+  log: (line: string) => void;
+}): Promise<{ projectId: string; key: { id: string; key: string } }> {
+  const suffix = randomBytes(4).toString("hex");
+  const ids = await runCli<{ projectId: string }>(
+    [
+      "setup",
+      "--email",
+      `bench-${suffix}@example.com`,
+      "--password",
+      `bench-${randomBytes(12).toString("hex")}`,
+      "--workspace",
+      `${options.label} ${suffix}`,
+      "--project",
+      `${options.label} ${suffix}`,
+      "--database-url",
+      options.customerDatabaseUrl,
+    ],
+    options.env,
+  );
+  options.log(`project ${ids.projectId} created (npm run cli -- setup)`);
+  const key = await runCli<{ id: string; key: string }>(
+    ["api-keys", "create", "--project", ids.projectId, "--name", options.keyName, "--permissions", options.permissions],
+    options.env,
+  );
+  return { projectId: ids.projectId, key };
+}
+
 export async function setupBenchProject(options: {
   baseUrl: string;
   /** The app's environment (platform database, secrets, outbound allow-list, Redis). */
@@ -118,30 +157,15 @@ export async function setupBenchProject(options: {
   log: (line: string) => void;
 }): Promise<BenchProject> {
   const { env, log } = options;
-  const suffix = randomBytes(4).toString("hex");
-  const ids = await runCli<{ userId: string; workspaceId: string; projectId: string }>(
-    [
-      "setup",
-      "--email",
-      `bench-${suffix}@example.com`,
-      "--password",
-      `bench-${randomBytes(12).toString("hex")}`,
-      "--workspace",
-      `Bench ${suffix}`,
-      "--project",
-      `Bench ${suffix}`,
-      "--database-url",
-      options.customerDatabaseUrl,
-    ],
+  const { projectId, key } = await createProjectWithKey({
     env,
-  );
-  log(`project ${ids.projectId} created (npm run cli -- setup)`);
-  const key = await runCli<{ id: string; key: string }>(
-    ["api-keys", "create", "--project", ids.projectId, "--name", "bench", "--permissions", "schemas.write,records.create,records.read,endpoints.create,endpoints.update,endpoints.read"],
-    env,
-  );
-
-  const api = new ManagementApi(options.baseUrl, ids.projectId, key.key);
+    customerDatabaseUrl: options.customerDatabaseUrl,
+    label: "Bench",
+    keyName: "bench",
+    permissions: "schemas.write,records.create,records.read,endpoints.create,endpoints.update,endpoints.read",
+    log,
+  });
+  const api = new ManagementApi(options.baseUrl, projectId, key.key);
   for (const schema of SCHEMAS) await api.create("/schemas", schema);
   log(`schemas ${SCHEMAS.map((schema) => schema.name).join(", ")} created`);
 
@@ -149,7 +173,7 @@ export async function setupBenchProject(options: {
   if (!(await seedThroughApi(api))) {
     seededThrough = "services";
     log("the records API route is missing: seeding with the record services (bench/seed-records-directly.ts)");
-    await runJsonCommand("bench/seed-records-directly.ts", process.execPath, ["--import", "tsx", "bench/seed-records-directly.ts", ids.projectId], env);
+    await runJsonCommand("bench/seed-records-directly.ts", process.execPath, ["--import", "tsx", "bench/seed-records-directly.ts", projectId], env);
   }
   log(`${SEED_AUTHORS} authors and ${SEED_TICKETS} tickets seeded (${seededThrough === "api" ? "records API" : "record services"})`);
 
@@ -159,5 +183,5 @@ export async function setupBenchProject(options: {
     endpoints[name] = { id: created.id, slug: created.slug, version: created.version ?? 1 };
   }
   log(`endpoints ${Object.values(endpoints).map((endpoint) => endpoint.slug).join(", ")} created`);
-  return { projectId: ids.projectId, apiKeyId: key.id, endpoints, seededThrough };
+  return { projectId: projectId, apiKeyId: key.id, endpoints, seededThrough };
 }

@@ -1,5 +1,4 @@
-import { randomBytes } from "node:crypto";
-import { ManagementApi, runCli, runJsonCommand } from "../setup-project";
+import { createProjectWithKey, ManagementApi, runJsonCommand } from "../setup-project";
 import { COPIES_SCHEMA, EVENTS_SCHEMA } from "./names";
 
 /**
@@ -74,29 +73,15 @@ export async function setupAutomationProject(options: {
   log: (line: string) => void;
 }): Promise<AutomationBenchProject> {
   const { env, log } = options;
-  const suffix = randomBytes(4).toString("hex");
-  const ids = await runCli<{ projectId: string }>(
-    [
-      "setup",
-      "--email",
-      `bench-${suffix}@example.com`,
-      "--password",
-      `bench-${randomBytes(12).toString("hex")}`,
-      "--workspace",
-      `Bench automations ${suffix}`,
-      "--project",
-      `Bench automations ${suffix}`,
-      "--database-url",
-      options.customerDatabaseUrl,
-    ],
+  const { projectId, key: manager } = await createProjectWithKey({
     env,
-  );
-  log(`project ${ids.projectId} created (npm run cli -- setup)`);
-  const manager = await runCli<{ id: string; key: string }>(
-    ["api-keys", "create", "--project", ids.projectId, "--name", "bench manager", "--permissions", "schemas.write,automations.read,automations.write"],
-    env,
-  );
-  const api = new ManagementApi(options.baseUrl, ids.projectId, manager.key);
+    customerDatabaseUrl: options.customerDatabaseUrl,
+    label: "Bench automations",
+    keyName: "bench manager",
+    permissions: "schemas.write,automations.read,automations.write",
+    log,
+  });
+  const api = new ManagementApi(options.baseUrl, projectId, manager.key);
   for (const schema of AUTOMATION_SCHEMAS) await api.create("/schemas", schema);
   const automation = await api.create<{ id: string }>("/automations", COPY_AUTOMATION);
   log(`schemas ${AUTOMATION_SCHEMAS.map((schema) => schema.name).join(", ")} and automation ${automation.id} (record create → Create step) created, disabled`);
@@ -105,13 +90,13 @@ export async function setupAutomationProject(options: {
   const { keys } = await runJsonCommand<{ keys: Array<{ id: string; key: string }> }>(
     "bench/automations/create-api-keys.ts",
     process.execPath,
-    ["--import", "tsx", "bench/automations/create-api-keys.ts", ids.projectId, String(count), "records.create"],
+    ["--import", "tsx", "bench/automations/create-api-keys.ts", projectId, String(count), "records.create"],
     env,
   );
   log(`${keys.length} write keys created (600 calls a minute each; enough for ${options.maxWriteRate} writes/s)`);
 
   return {
-    projectId: ids.projectId,
+    projectId,
     automationId: automation.id,
     writeKeys: keys.map((key) => key.key),
     keyIds: [manager.id, ...keys.map((key) => key.id)],

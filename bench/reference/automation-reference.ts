@@ -21,9 +21,9 @@ import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { newId } from "@/lib/ids";
 import { REFERENCE_QUEUE, REFERENCE_SCHEMA } from "../automations/names";
+import { readBody } from "./read-body";
 
 const WORKER_CONCURRENCY = 20;
-const MAX_BODY_BYTES = 100 * 1024;
 // The app's BullMQ settings for completed and failed jobs (bullmq-automation-queue.ts).
 const KEEP_COMPLETED = { age: 3_600, count: 100_000 };
 const KEEP_FAILED = { age: 7 * 24 * 3_600, count: 10_000 };
@@ -48,24 +48,6 @@ async function createTables(pool: pg.Pool): Promise<void> {
     await pool.query(`CREATE TABLE IF NOT EXISTS ${REFERENCE_SCHEMA}.${table} (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`);
     await pool.query(`CREATE INDEX IF NOT EXISTS ${table}_created_at ON ${REFERENCE_SCHEMA}.${table} ((doc->>'createdAt') COLLATE "C", id)`);
   }
-}
-
-function readBody(req: http.IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(null);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 function send(res: http.ServerResponse, status: number, body: string): void {

@@ -26,6 +26,7 @@ import { compile, TreeInterpreter, type JSONValue } from "@jmespath-community/jm
 import { IoredisRequester } from "@/lib/kv/redis/ioredis-requester";
 import { newId } from "@/lib/ids";
 import { CACHE_SECONDS, PAGE_SIZE, TICKETS_TRANSFORM, type EndpointKey } from "../fixtures";
+import { readBody } from "./read-body";
 
 interface ReferenceConfig {
   projectId: string;
@@ -61,7 +62,6 @@ const limiter = new Ratelimit({
 const transform = compile(TICKETS_TRANSFORM);
 const GENERATION_KEY = `fp:c:prj-gen:${config.projectId}`;
 const CACHE_KEY = `fp:c:resp:${config.endpoints.cached.id}:ref:`;
-const MAX_BODY_BYTES = 100 * 1024;
 const JSON_TYPE = "application/json; charset=utf-8";
 const PREVIEW_MAX_CHARS = 2_000;
 
@@ -99,24 +99,6 @@ function clientIp(req: http.IncomingMessage): string {
   const header = req.headers["x-real-ip"];
   const value = Array.isArray(header) ? header.join(",") : header;
   return value?.split(",").pop()?.trim() || req.socket.remoteAddress || "unknown";
-}
-
-function readBody(req: http.IncomingMessage): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        resolve(null);
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
 }
 
 function preview(value: unknown): string | null {
