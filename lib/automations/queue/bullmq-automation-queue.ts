@@ -181,9 +181,6 @@ export class BullmqAutomationQueue implements AutomationQueue {
       if (ranToItsEnd) {
         await freeSlot();
         slots.forgetAttempt(attemptKey);
-      } else if (slotFreed) {
-        await slotFreed;
-        await slots.release(data.projectId, job.id!, attemptKey).catch(() => undefined);
       } else {
         // Not started after all (deferred) or cut off: the same attempt may start again, unmarked.
         await slots.release(data.projectId, job.id!, attemptKey).catch((error: unknown) => {
