@@ -115,8 +115,11 @@ test("endpoint builder: a GET endpoint with a query and a transform, test-run, s
   await expect(toggle).toHaveAttribute("aria-checked", "true");
   await toggle.click();
   await expect(item).toContainText("Disabled");
-  await page.reload();
-  await expect(page.getByRole("switch", { name: "Enabled: GET open-tickets" })).toHaveAttribute("aria-checked", "false");
+  // The switch shows the change at once; the server action that stores it may still be running.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByRole("switch", { name: "Enabled: GET open-tickets" })).toHaveAttribute("aria-checked", "false", { timeout: 1_000 });
+  }).toPass({ timeout: 15_000 });
   expect((await page.request.get(url)).status()).toBe(404);
   await screenshot(page, "55-endpoints-list-disabled");
 
