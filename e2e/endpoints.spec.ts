@@ -24,6 +24,7 @@ async function setUpTicketsProject(page: Page): Promise<string> {
   await status.getByLabel("Name", { exact: true }).fill("status");
   await status.getByLabel("Type").selectOption({ label: "Choice (enum)" });
   await status.getByLabel("Values").fill("open\nclosed");
+  await status.getByLabel("Indexed").check();
   await page.getByRole("button", { name: "Create schema" }).click();
   await expect(page).toHaveURL(/\/schemas\/tickets$/);
   return projectId;
@@ -60,6 +61,9 @@ test("endpoint builder: a GET endpoint with a query and a transform, test-run, s
   await query.getByLabel("Schema").selectOption("tickets");
   await query.getByLabel("Filters").fill("status=open");
   await query.getByLabel("Sort").selectOption("title");
+  // status is indexed, title is not: the step says which part reads every record.
+  await expect(query.getByRole("note")).toContainText('sorts by "title"');
+  await expect(query.getByRole("note")).not.toContainText("filters on");
 
   await page.getByLabel("Step kind").selectOption({ label: "Transform" });
   await page.getByRole("button", { name: "Add step" }).click();

@@ -7,7 +7,16 @@ import type { EditorSchema } from "./step-settings";
 export async function loadEditorContext(projectId: string): Promise<{ schemas: EditorSchema[]; emailTemplates: string[]; invocationBase: string }> {
   const [schemas, templates] = await Promise.all([listSchemas({ projectId }), listEmailTemplates({ projectId })]);
   return {
-    schemas: schemas.map((schema) => ({ name: schema.name, kind: schema.kind, fields: schema.fields.map((field) => ({ name: field.name, type: field.type })) })),
+    schemas: schemas.map((schema) => ({
+      name: schema.name,
+      kind: schema.kind,
+      fields: schema.fields.map((field) => ({
+        name: field.name,
+        type: field.type,
+        ...("unique" in field && field.unique ? { unique: true } : {}),
+        ...("indexed" in field && field.indexed ? { indexed: true } : {}),
+      })),
+    })),
     emailTemplates: templates.map((template) => template.name),
     invocationBase: invocationBase(projectId),
   };

@@ -12,12 +12,13 @@ import { Checkbox, FieldShell, IconButton, Textarea, TrashIcon, describedBy } fr
 import { newKey, type CheckDraft, type StepDraft } from "./endpoint-draft";
 import { issuesUnder, messageAt } from "./issues";
 import { KeyValueRows } from "./key-value-rows";
+import { unindexedQueryFields } from "@/lib/flow/steps/shared/unindexed-query-fields";
 
-/** A schema as the endpoint editor needs it: pickers for schemas, fields and relation fields. */
+/** A schema as the endpoint editor needs it: pickers for schemas, fields and relation fields, and which fields have indexes. */
 export interface EditorSchema {
   name: string;
   kind: "collection" | "auth" | "component";
-  fields: { name: string; type: string }[];
+  fields: { name: string; type: string; unique?: boolean; indexed?: boolean }[];
 }
 
 const SYSTEM_FIELDS = ["id", "createdAt", "updatedAt"];
@@ -118,6 +119,30 @@ function FiltersInput({ props, required }: { props: SettingsProps; required?: bo
   );
 }
 
+function quoted(names: readonly string[]): string {
+  return names.map((name) => `"${name}"`).join(", ");
+}
+
+/** Says which filtered or sorted fields no index serves, while the collection is still small enough not to notice. */
+function IndexAdvice({ props }: { props: SettingsProps }) {
+  const { text, id } = useSetting(props);
+  const schema = props.schemas.find((candidate) => candidate.name === text("schema"));
+  if (!schema) return null;
+  const unindexed = unindexedQueryFields(schema, { filters: props.step.settings.filters, sort: props.step.type === "query" ? props.step.settings.sort : null });
+  const parts = [
+    unindexed.filters.length > 0 ? `filters on ${quoted(unindexed.filters)}` : null,
+    unindexed.sort !== null ? `sorts by "${unindexed.sort}"` : null,
+  ].filter((part): part is string => part !== null);
+  if (parts.length === 0) return null;
+  const fields = [...new Set([...unindexed.filters, ...(unindexed.sort === null ? [] : [unindexed.sort])])];
+  return (
+    <p id={id("index-advice")} role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900 sm:col-span-2">
+      No index serves this step&apos;s {parts.join(" and ")}: in a large collection it reads every record on each run. Mark {quoted(fields)} as
+      <span className="font-medium"> Indexed</span> in the {schema.name} schema to keep it fast as records grow.
+    </p>
+  );
+}
+
 function QuerySettings(props: SettingsProps) {
   const { text, set, id, error } = useSetting(props);
   const schema = props.schemas.find((candidate) => candidate.name === text("schema"));
@@ -150,6 +175,7 @@ function QuerySettings(props: SettingsProps) {
       <div className="sm:col-span-2">
         <FiltersInput props={props} />
       </div>
+      <IndexAdvice props={props} />
       <fieldset className="sm:col-span-2">
         <legend className="text-sm font-medium text-slate-700">Expand relations</legend>
         {relations.length === 0 && expand.length === 0 ? (
@@ -313,6 +339,7 @@ function RecordWriteSettings(props: SettingsProps) {
         <SchemaPicker props={props} />
       </div>
       {step.type === "update" && <FiltersInput props={props} required />}
+      {step.type === "update" && <IndexAdvice props={props} />}
       <KeyValueRows
         id={`${step.key}-values`}
         legend="Field values"

@@ -1,5 +1,5 @@
 import type { ErrorIssue } from "@/lib/errors";
-import { UNIQUE_CAPABLE_TYPES, type FieldDefinition, type FieldType, type SchemaKind } from "@/lib/schemas/schema-definition";
+import { INDEX_CAPABLE_TYPES, UNIQUE_CAPABLE_TYPES, type FieldDefinition, type FieldType, type SchemaKind } from "@/lib/schemas/schema-definition";
 
 /**
  * A field as the schema editor holds it: every option of every type as the text the inputs show,
@@ -15,6 +15,7 @@ export interface FieldDraft {
   type: FieldType;
   required: boolean;
   unique: boolean;
+  indexed: boolean;
   /** "" = no default. Booleans: "true" / "false"; json: JSON text. */
   defaultText: string;
   min: string;
@@ -48,6 +49,7 @@ export function newFieldDraft(type: FieldType = "string"): FieldDraft {
     type,
     required: false,
     unique: false,
+    indexed: false,
     defaultText: "",
     min: "",
     max: "",
@@ -76,6 +78,7 @@ export function toFieldDraft(field: FieldDefinition): FieldDraft {
   draft.name = field.name;
   draft.required = field.required === true;
   if ("unique" in field) draft.unique = field.unique === true;
+  if ("indexed" in field) draft.indexed = field.indexed === true;
   if ("default" in field && field.default !== undefined) draft.defaultText = field.type === "json" ? JSON.stringify(field.default, null, 2) : text(field.default);
   if ("min" in field) draft.min = text(field.min);
   if ("max" in field) draft.max = text(field.max);
@@ -105,6 +108,7 @@ export function fieldOptions(draft: Pick<FieldDraft, "type" | "many" | "repeatab
   const countBounded = (type === "relation" && draft.many) || (type === "component" && draft.repeatable) || type === "dynamic_zone";
   return {
     unique: kind !== "component" && UNIQUE_CAPABLE_TYPES.has(type) && !(type === "relation" && draft.many),
+    indexed: kind !== "component" && INDEX_CAPABLE_TYPES.has(type) && !(type === "relation" && draft.many),
     default: !["relation", "component", "dynamic_zone", "file"].includes(type),
     bounds: lengthBounded ? ("length" as const) : valueBounded ? ("value" as const) : countBounded ? ("count" as const) : null,
     pattern: type === "string",
@@ -123,6 +127,7 @@ export function toFieldDefinition(draft: FieldDraft, kind: SchemaKind): Built {
   const field: Record<string, unknown> = { name: draft.name.trim(), type: draft.type };
   if (draft.required) field.required = true;
   if (options.unique && draft.unique) field.unique = true;
+  if (options.indexed && draft.indexed) field.indexed = true;
 
   const number = (value: string, path: string): number | undefined => {
     const trimmed = value.trim();

@@ -236,7 +236,7 @@ export function SchemaEditor({
                     />
                   </FieldShell>
                   <FieldShell id={`${field.key}-type`} label="Type" error={messageAt(fieldIssues, "type")}>
-                    <Select id={`${field.key}-type`} value={field.type} onChange={(event) => update(field.key, { type: event.target.value as FieldType, unique: false, defaultText: "", min: "", max: "" })}>
+                    <Select id={`${field.key}-type`} value={field.type} onChange={(event) => update(field.key, { type: event.target.value as FieldType, unique: false, indexed: false, defaultText: "", min: "", max: "" })}>
                       {FIELD_TYPES.map((type) => (
                         <option key={type} value={type}>
                           {FIELD_TYPE_LABELS[type]}
@@ -341,10 +341,11 @@ export function SchemaEditor({
   );
 }
 
-/** " · required, unique, 2 values": what a collapsed field has set. */
+/** " · required, unique, indexed, 2 values": what a collapsed field has set. */
 function summarize(field: FieldDraft): string {
   const parts: string[] = [];
   if (field.unique) parts.push("unique");
+  if (field.indexed) parts.push("indexed");
   if (field.type === "enum") {
     const count = field.values.split("\n").filter((value) => value.trim()).length;
     parts.push(count === 1 ? "1 value" : `${count} values`);

@@ -1,6 +1,5 @@
 import { expandRelations } from "./expand-relations";
-import type { ListQuery } from "./parse-list-query";
-import { toFindQuery } from "./parse-list-query";
+import { LIST_QUERY_LIMITS, toFindQuery, type ListQuery } from "./parse-list-query";
 import { createRecordPresenter, type PublicRecord } from "./present-record";
 import { assertSchemaHasRecords, type RecordServiceOptions } from "./record-service-options";
 
@@ -11,14 +10,18 @@ export interface ListRecordsOptions extends RecordServiceOptions {
 
 export interface RecordList {
   data: PublicRecord[];
-  /** `total` is null when the query asked for no count (total=false). */
-  meta: { page: number; perPage: number; total: number | null };
+  /**
+   * `total` is null when the query asked for no count (total=false). It counts at most 10,000
+   * matches: when more match, it is 10,000 and `totalCapped` is true (absent otherwise).
+   */
+  meta: { page: number; perPage: number; total: number | null; totalCapped?: true };
 }
 
 /**
  * One page of records: filtered, searched, sorted; counted unless the query says total=false
- * (the count runs beside the page query); relations expanded with one store query per expanded
- * field, never per record.
+ * (the count runs beside the page query and stops at LIST_QUERY_LIMITS.maxTotal + 1 matches, so it
+ * stays cheap on a million records); relations expanded with one store query per expanded field,
+ * never per record.
  */
 export async function listRecords(options: ListRecordsOptions): Promise<RecordList> {
   const { store, schema, schemas, query, signal } = options;
@@ -26,7 +29,9 @@ export async function listRecords(options: ListRecordsOptions): Promise<RecordLi
   const find = toFindQuery(query, { signal });
   const [stored, total] = await Promise.all([
     store.find(schema.name, find),
-    query.withTotal ? store.count(schema.name, { where: find.where, ...(find.search ? { search: find.search } : {}), ...(signal ? { signal } : {}) }) : null,
+    query.withTotal
+      ? store.count(schema.name, { where: find.where, limit: LIST_QUERY_LIMITS.maxTotal + 1, ...(find.search ? { search: find.search } : {}), ...(signal ? { signal } : {}) })
+      : null,
   ]);
   const data = stored.map(createRecordPresenter(schema, schemas));
   if (query.expand.length > 0) {
@@ -35,5 +40,6 @@ export async function listRecords(options: ListRecordsOptions): Promise<RecordLi
       record.expand = expansions[index] ?? {};
     });
   }
+  if (total !== null && total > LIST_QUERY_LIMITS.maxTotal) return { data, meta: { page: query.page, perPage: query.perPage, total: LIST_QUERY_LIMITS.maxTotal, totalCapped: true } };
   return { data, meta: { page: query.page, perPage: query.perPage, total } };
 }

@@ -27,6 +27,13 @@ export const LIST_QUERY_LIMITS = {
   maxFilterValueLength: 1_000,
   /** The record store searches at most this many fields at once. */
   maxSearchFields: 20,
+  /**
+   * Pages start at most this many records in (page × perPage): a deeper offset costs a walk over
+   * every record before it. Past it, callers page by the id: sort=id&filter[id][gt]=<last id seen>.
+   */
+  maxOffset: 10_000,
+  /** `meta.total` counts at most this many matches; past it, total is this number and `meta.totalCapped` is true. */
+  maxTotal: 10_000,
 } as const;
 
 /** Newest first, with the id as a tie-breaker so that pages never overlap or skip. */
@@ -148,7 +155,8 @@ export interface ParseListQueryOptions {
  * Reads the list parameters of `GET /records/:schema`:
  * `filter[field]=value` (equality), `filter[field][op]=value` (eq, ne, gt, gte, lt, lte, in,
  * contains; `in` takes comma-separated values), `search=text`, `sort=-createdAt,title`,
- * `page`, `perPage` (1–100, default 20), `expand=author,tags`, `total=false`.
+ * `page`, `perPage` (1–100, default 20; a page starts at most 10,000 records in),
+ * `expand=author,tags`, `total=false`.
  * Values are read as the field's type (numbers, true/false, ISO date-times). Anything unknown or
  * malformed throws AppError("bad_request") naming the parameter, so a typo never silently widens
  * a query.
@@ -214,6 +222,12 @@ export function parseListQuery(options: ParseListQueryOptions): ListQuery {
 
   if (query.where.length > LIST_QUERY_LIMITS.maxConditions) {
     issues.push({ path: "filter", message: `at most ${LIST_QUERY_LIMITS.maxConditions} filter conditions are allowed` });
+  }
+  if ((query.page - 1) * query.perPage > LIST_QUERY_LIMITS.maxOffset) {
+    issues.push({
+      path: "page",
+      message: `pages may start at most ${LIST_QUERY_LIMITS.maxOffset.toLocaleString("en")} records in; to read further, page by id: sort=id&filter[id][gt]=<the last id of the previous page>`,
+    });
   }
   if (issues.length > 0) {
     throw new AppError("bad_request", issues.map((issue) => `${issue.path}: ${issue.message}`).join("; "), { issues });

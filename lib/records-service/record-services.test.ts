@@ -6,7 +6,7 @@ import { createRecord } from "./create-record";
 import { deleteRecord } from "./delete-record";
 import { getRecordOrThrow } from "./get-record-or-throw";
 import { listRecords } from "./list-records";
-import { parseListQuery } from "./parse-list-query";
+import { LIST_QUERY_LIMITS, parseListQuery } from "./parse-list-query";
 import { onRecordChange, type RecordChangeEvent } from "./record-events";
 import { recordStoreBackends, type OpenedRecordStore } from "./testing/record-store-backends";
 import { updateFirstRecord } from "./update-first-record";
@@ -446,6 +446,14 @@ for (const backend of recordStoreBackends()) {
         const record = await getRecordOrThrow({ ...common(), schema: books, id: book.id, expand: ["author", "tags"] });
         expect(record.author).toBe(gone.id);
         expect(record.expand).toEqual({ author: null, tags: [keep] });
+      });
+
+      it("counts at most 10,000 matches: past that the total says so instead of counting on", async () => {
+        const many = parseSchemaDefinition({ name: "many_things", kind: "collection", fields: [{ name: "n", type: "integer" }] });
+        const documents = Array.from({ length: LIST_QUERY_LIMITS.maxTotal + 1 }, (_, n) => ({ n }));
+        for (let start = 0; start < documents.length; start += 1000) await store.insertMany("many_things", documents.slice(start, start + 1000));
+        expect((await listOf(many, "perPage=1")).meta).toEqual({ page: 1, perPage: 1, total: LIST_QUERY_LIMITS.maxTotal, totalCapped: true });
+        expect((await listOf(many, "perPage=1&filter[n][lt]=10000")).meta).toEqual({ page: 1, perPage: 1, total: 10_000 });
       });
 
       it("answers an empty page for a collection with no records yet", async () => {

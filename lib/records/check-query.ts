@@ -180,6 +180,14 @@ export function checkFindQuery(query: FindQuery | undefined): CheckedFind {
   return { where, search, sort, skip, limit };
 }
 
+/** The `limit` of a count: undefined (count every match) or a whole number, 0 or more. */
+export function checkCountLimit(limit: unknown): number | undefined {
+  const issues: ErrorIssue[] = [];
+  const checked = checkCount(limit, "limit", issues);
+  if (issues.length) fail(issues);
+  return checked;
+}
+
 /** Ids for findByIds: strings only; duplicates removed (order kept). */
 export function checkIds(ids: unknown): string[] {
   if (!Array.isArray(ids)) fail([{ path: "ids", message: "must be a list of ids" }]);

@@ -251,6 +251,8 @@ export function getRecordStore(target: RecordStoreTarget, options: RecordStorePo
     deleteMany: (collection, where, opts) => withStore(opts, (store) => store.deleteMany(collection, where, opts)),
     ensureUniqueIndex: (collection, field, opts) => withStore(opts, (store) => store.ensureUniqueIndex(collection, field, opts)),
     dropUniqueIndex: (collection, field, opts) => withStore(opts, (store) => store.dropUniqueIndex(collection, field, opts)),
+    ensureFieldIndex: (collection, field, opts) => withStore(opts, (store) => store.ensureFieldIndex(collection, field, opts)),
+    dropFieldIndex: (collection, field, opts) => withStore(opts, (store) => store.dropFieldIndex(collection, field, opts)),
     dropCollection: (collection, opts) => withStore(opts, (store) => store.dropCollection(collection, opts)),
     ping: (opts) => withStore(opts, (store) => store.ping(opts)),
     readOwner: (opts) => withStore(opts, (store) => store.readOwner(opts), false),

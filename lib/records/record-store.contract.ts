@@ -47,11 +47,13 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
     let counter = 0;
     const fresh = (name: string) => `${name}_${(counter += 1)}_${randomBytes(3).toString("hex")}`;
 
-    async function seed(collection: string, documents: Record<string, unknown>[]): Promise<StoredRecord[]> {
+    async function seedOneByOne(collection: string, documents: Record<string, unknown>[]): Promise<StoredRecord[]> {
       const out: StoredRecord[] = [];
       for (const document of documents) out.push(await store.insert(collection, document));
       return out;
     }
+
+    const seed = seedOneByOne;
 
     async function names(collection: string, where: FieldCondition[], field = "name"): Promise<unknown[]> {
       const records = await store.find(collection, { where, sort: [{ field, direction: "asc" }] });
@@ -329,7 +331,15 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
       });
     });
 
-    describe("find", () => {
+    // Every query test runs twice: once as written, once with an index on every field it seeds,
+    // which must not change a single answer (indexes change how conditions are written).
+    for (const indexed of [false, true]) describe(indexed ? "find, with every field indexed" : "find", () => {
+      async function seed(collection: string, documents: Record<string, unknown>[]): Promise<StoredRecord[]> {
+        const records = await seedOneByOne(collection, documents);
+        if (indexed) for (const field of new Set(documents.flatMap((document) => Object.keys(document)))) await store.ensureFieldIndex(collection, field);
+        return records;
+      }
+
       it("answers nothing for a collection that was never written", async () => {
         const collection = fresh("never");
         expect(await store.find(collection)).toEqual([]);
@@ -429,6 +439,31 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         await seed(words, [{ name: "upper", w: "B" }, { name: "lower", w: "b" }, { name: "accent", w: "é" }]);
         expect(await names(words, [{ field: "w", op: "lt", value: "a" }])).toEqual(["upper"]);
         expect(await names(words, [{ field: "w", op: "gt", value: "z" }])).toEqual(["accent"]);
+      });
+
+      it("long texts compare whole, past any prefix an index keeps", async () => {
+        const collection = fresh("longtext");
+        const base = "é".repeat(399);
+        await seed(collection, [
+          { name: "399", t: base },
+          { name: "400", t: `${base}a` },
+          { name: "401", t: `${base}ab` },
+          { name: "401b", t: `${base}ac` },
+          { name: "800", t: `${base}a${"z".repeat(400)}` },
+        ]);
+        const t = (op: FieldCondition["op"], value: unknown) => names(collection, [{ field: "t", op, value }]);
+        expect(await t("eq", base)).toEqual(["399"]);
+        expect(await t("eq", `${base}a`)).toEqual(["400"]);
+        expect(await t("eq", `${base}ab`)).toEqual(["401"]);
+        expect(await t("in", [`${base}ac`, base])).toEqual(["399", "401b"]);
+        expect(await t("gt", `${base}a`)).toEqual(["401", "401b", "800"]);
+        expect(await t("gte", `${base}ab`)).toEqual(["401", "401b", "800"]);
+        expect(await t("lt", `${base}ab`)).toEqual(["399", "400"]);
+        expect(await t("lte", `${base}ab`)).toEqual(["399", "400", "401"]);
+        expect(await t("gt", `${base}a${"z".repeat(399)}`)).toEqual(["800"]);
+        expect(await t("lt", `${base}b`)).toEqual(["399", "400", "401", "401b", "800"]);
+        const sorted = await store.find(collection, { sort: [{ field: "t", direction: "desc" }] });
+        expect(sorted.map((record) => record.name)).toEqual(["800", "401b", "401", "400", "399"]);
       });
 
       it("in matches any of the listed values; an empty list matches nothing", async () => {
@@ -547,6 +582,17 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         expect(await store.count(collection)).toBe(3);
         expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }] })).toBe(2);
         expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }, { field: "s", op: "ne", value: "open" }] })).toBe(0);
+      });
+
+      it("counts at most `limit` matches", async () => {
+        const collection = fresh("countlimit");
+        await seed(collection, [{ s: "open" }, { s: "open" }, { s: "open" }, { s: "closed" }]);
+        expect(await store.count(collection, { limit: 2 })).toBe(2);
+        expect(await store.count(collection, { limit: 10 })).toBe(4);
+        expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }], limit: 3 })).toBe(3);
+        expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "closed" }], limit: 3 })).toBe(1);
+        expect(await store.count(collection, { limit: 0 })).toBe(0);
+        await expectAppError(store.count(collection, { limit: -1 }), "validation_failed");
       });
     });
 

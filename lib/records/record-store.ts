@@ -65,6 +65,11 @@ export interface MatchQuery extends OperationOptions {
   search?: { text: string; fields: string[] };
 }
 
+export interface CountQuery extends MatchQuery {
+  /** Counts at most this many matches (a whole number ≥ 0), so that a count stays cheap on a large collection. */
+  limit?: number;
+}
+
 export interface FindQuery extends MatchQuery {
   /** Default: createdAt, then id, ascending. */
   sort?: SortSpec[];
@@ -127,7 +132,7 @@ export interface RecordStore {
    */
   insertMany(collection: string, documents: Record<string, unknown>[], options?: OperationOptions): Promise<StoredRecord[]>;
   find(collection: string, query?: FindQuery): Promise<StoredRecord[]>;
-  count(collection: string, query?: MatchQuery): Promise<number>;
+  count(collection: string, query?: CountQuery): Promise<number>;
   /**
    * One query for any number of ids (relation expansion). Answers the records in the order of
    * `ids`, each once; missing ids are simply absent; [] without a query for no ids.
@@ -153,6 +158,15 @@ export interface RecordStore {
    */
   ensureUniqueIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
   dropUniqueIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
+  /**
+   * Creates a real index on a top-level field (an `indexed` schema field; idempotent; a no-op for
+   * the system fields, which have theirs), so that its conditions (eq, in, gt/gte/lt/lte) and its
+   * sort are served without reading the whole collection. Answers never change with it. PostgreSQL
+   * and PGlite: an expression index on the field's sort keys, with statistics gathered at once;
+   * MongoDB: `createIndex({field: 1})`. Building it on a large collection takes a while.
+   */
+  ensureFieldIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
+  dropFieldIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
   /** Removes a collection with its documents and indexes (fine when it does not exist). */
   dropCollection(collection: string, options?: OperationOptions): Promise<void>;
   ping(options?: OperationOptions): Promise<void>;

@@ -5,10 +5,11 @@ import { getPlatformDb } from "@/lib/platform-db/client";
 import { isUniqueViolation } from "@/lib/platform-db/is-unique-violation";
 import { schemaDefinitions } from "@/lib/platform-db/schema";
 import type { RecordStore } from "@/lib/records/record-store";
-import { createUniqueIndexes } from "./apply-unique-indexes";
+import { createFieldIndexes } from "./apply-field-indexes";
+import { createUniqueIndexes, dropUniqueIndexesQuietly } from "./apply-unique-indexes";
 import { checkSchemaFitsProject } from "./check-schema-fits-project";
 import { listSchemas } from "./list-schemas";
-import { parseSchemaDefinition, uniqueFieldNames } from "./schema-definition";
+import { indexedFieldNames, parseSchemaDefinition, uniqueFieldNames } from "./schema-definition";
 import { toStoredSchema, type StoredSchema } from "./stored-schema";
 import { bumpProjectGeneration } from "@/lib/projects/project-generation";
 
@@ -29,8 +30,8 @@ function nameTaken(name: string): AppError {
  * Saves a new schema definition: checks its shape (422 with paths such as `fields.2.values`), its
  * fit with the project's other schemas (relation targets, components, nesting cycles) and its
  * patterns; a taken name is 409. Then creates a unique index for every unique field (auth schemas:
- * also `email`); data already in the collection with duplicates makes that a 409 naming the field
- * and a duplicate value, and nothing is saved.
+ * also `email`) and an index for every `indexed` field; data already in the collection with
+ * duplicates makes that a 409 naming the field and a duplicate value, and nothing is saved.
  */
 export async function createSchema(options: CreateSchemaOptions): Promise<StoredSchema> {
   const definition = parseSchemaDefinition(options.definition);
@@ -54,6 +55,12 @@ export async function createSchema(options: CreateSchemaOptions): Promise<Stored
 
   try {
     await createUniqueIndexes(options.store, definition, uniqueFieldNames(definition), options.signal);
+    try {
+      await createFieldIndexes(options.store, definition.name, indexedFieldNames(definition), options.signal);
+    } catch (error) {
+      await dropUniqueIndexesQuietly(options.store, definition.name, uniqueFieldNames(definition));
+      throw error;
+    }
   } catch (error) {
     await db.delete(schemaDefinitions).where(eq(schemaDefinitions.id, id));
     throw error;

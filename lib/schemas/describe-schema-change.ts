@@ -1,4 +1,4 @@
-import { uniqueFieldNames, type FieldType, type SchemaDefinition } from "./schema-definition";
+import { indexedFieldNames, uniqueFieldNames, type FieldType, type SchemaDefinition } from "./schema-definition";
 
 /** What an update does to the data, so the API can say it and the dashboard can ask first. */
 export interface SchemaChangeEffects {
@@ -9,6 +9,9 @@ export interface SchemaChangeEffects {
   changedTypes: { field: string; from: FieldType; to: FieldType }[];
   uniqueIndexesCreated: string[];
   uniqueIndexesDropped: string[];
+  /** Fields that become `indexed` (their index is built) or stop being so. */
+  fieldIndexesCreated: string[];
+  fieldIndexesDropped: string[];
   /** True when the change hides or reinterprets stored data: the dashboard asks before saving. */
   requiresConfirmation: boolean;
   /** One sentence per effect, for people. */
@@ -29,6 +32,10 @@ export function describeSchemaChange(before: SchemaDefinition, after: SchemaDefi
   const newUnique = new Set(uniqueFieldNames(after));
   const uniqueIndexesCreated = [...newUnique].filter((field) => !oldUnique.has(field));
   const uniqueIndexesDropped = [...oldUnique].filter((field) => !newUnique.has(field));
+  const oldIndexed = new Set(indexedFieldNames(before));
+  const newIndexed = new Set(indexedFieldNames(after));
+  const fieldIndexesCreated = [...newIndexed].filter((field) => !oldIndexed.has(field));
+  const fieldIndexesDropped = [...oldIndexed].filter((field) => !newIndexed.has(field));
 
   const notes: string[] = [];
   for (const field of addedFields) notes.push(`Field "${field}" is added; existing records without a value for it read null until they are written.`);
@@ -42,12 +49,16 @@ export function describeSchemaChange(before: SchemaDefinition, after: SchemaDefi
   }
   for (const field of uniqueIndexesCreated) notes.push(`Field "${field}" becomes unique: an index is created; it fails if records already share a value.`);
   for (const field of uniqueIndexesDropped) notes.push(`Field "${field}" is no longer unique: its index is dropped.`);
+  for (const field of fieldIndexesCreated) notes.push(`Field "${field}" is indexed: the index is built now (about a second per 100,000 records; writes to this collection wait meanwhile).`);
+  for (const field of fieldIndexesDropped) notes.push(`Field "${field}" is no longer indexed: its index is dropped, and filters or sorts on it read the whole collection again.`);
   return {
     addedFields,
     removedFields,
     changedTypes,
     uniqueIndexesCreated,
     uniqueIndexesDropped,
+    fieldIndexesCreated,
+    fieldIndexesDropped,
     requiresConfirmation: removedFields.length > 0 || changedTypes.length > 0,
     notes,
   };

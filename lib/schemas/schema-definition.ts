@@ -63,7 +63,11 @@ const common = {
   name: fieldName,
   required: z.boolean().optional(),
 };
-const uniqueOption = { unique: z.boolean().optional() };
+const uniqueOption = {
+  unique: z.boolean().optional(),
+  /** A real index in the customer database, so that filters and sorts on the field stay fast on large collections. */
+  indexed: z.boolean().optional(),
+};
 
 const stringField = z.strictObject({
   ...common,
@@ -113,6 +117,7 @@ const integerField = z.strictObject({
 
 const booleanField = z.strictObject({
   ...common,
+  indexed: uniqueOption.indexed,
   type: z.literal("boolean"),
   default: z.boolean().optional(),
 });
@@ -258,6 +263,11 @@ function checkFieldOptions(field: FieldDefinition, kind: SchemaKind, addIssue: (
     }
   }
 
+  if ("indexed" in field && field.indexed) {
+    if (kind === "component") addIssue(["indexed"], "fields of a component cannot be indexed (components have no records of their own)");
+    if (field.type === "relation" && field.many) addIssue(["indexed"], "a relation to many records cannot be indexed (it holds a list of ids)");
+  }
+
   if ("min" in field && "max" in field && field.min !== undefined && field.max !== undefined) {
     if (field.type === "datetime") {
       const min = normalizeDateTime(field.min as string);
@@ -340,6 +350,17 @@ export function uniqueFieldNames(schema: Pick<SchemaDefinition, "kind" | "fields
     .filter((field) => "unique" in field && field.unique === true)
     .map((field) => field.name);
 }
+
+/** The top-level fields that get an index of their own (`indexed`), for filters and sorts at scale. */
+export function indexedFieldNames(schema: Pick<SchemaDefinition, "kind" | "fields">): string[] {
+  if (schema.kind === "component") return [];
+  return effectiveFields(schema)
+    .filter((field) => "indexed" in field && field.indexed === true)
+    .map((field) => field.name);
+}
+
+/** Field types that may be `indexed`. */
+export const INDEX_CAPABLE_TYPES: ReadonlySet<FieldType> = new Set([...UNIQUE_CAPABLE_TYPES, "boolean"]);
 
 export interface SchemaSetIssue extends ErrorIssue {
   /** The schema the issue is in; `path` is relative to it (`fields.2.target`). */

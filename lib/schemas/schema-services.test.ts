@@ -209,6 +209,8 @@ for (const backend of recordStoreBackends()) {
           changedTypes: [{ field: "code", from: "string", to: "text" }],
           uniqueIndexesCreated: [],
           uniqueIndexesDropped: ["rank"],
+          fieldIndexesCreated: [],
+          fieldIndexesDropped: [],
           requiresConfirmation: true,
           notes: expect.arrayContaining([expect.stringContaining('"legacy" is removed')]),
         });
@@ -259,6 +261,41 @@ for (const backend of recordStoreBackends()) {
         expect(result.effects).toMatchObject({ uniqueIndexesCreated: ["title"], requiresConfirmation: false });
         expect(result.schema.version).toBe(before.version + 1);
         expect((await appErrorOf(insertRecord("articles", { title: "One" }))).field).toBe("title");
+      });
+
+      it("builds an index for each field that becomes indexed and drops it when the field stops being so", async () => {
+        const calls: string[] = [];
+        // The real store, with a log of the index calls the service makes.
+        const logged: RecordStore = {
+          ...store,
+          kind: store.kind,
+          metrics: store.metrics,
+          ensureFieldIndex: (collection, field, opts) => {
+            calls.push(`ensure ${collection}.${field}`);
+            return store.ensureFieldIndex(collection, field, opts);
+          },
+          dropFieldIndex: (collection, field, opts) => {
+            calls.push(`drop ${collection}.${field}`);
+            return store.dropFieldIndex(collection, field, opts);
+          },
+        };
+        await createSchema({ projectId, store: logged, definition: { name: "events", kind: "collection", fields: [{ name: "at", type: "datetime", indexed: true }, { name: "kind", type: "string" }] } });
+        expect(calls).toEqual(["ensure events.at"]);
+        await createRecord({ store, projectId, schemas: await schemasNow(), schema: await getSchemaOrThrow({ projectId, name: "events" }), input: { at: "2025-01-02T03:04:05Z", kind: "a" }, origin: "flow" });
+        calls.length = 0;
+        const withFieldsOf = (fields: unknown[]) => ({ name: "events", kind: "collection", fields });
+        const result = await updateSchema({
+          projectId,
+          store: logged,
+          name: "events",
+          definition: withFieldsOf([{ name: "at", type: "datetime" }, { name: "kind", type: "string", indexed: true }, { name: "done", type: "boolean", indexed: true }]),
+        });
+        expect(result.effects).toMatchObject({ fieldIndexesCreated: ["kind", "done"], fieldIndexesDropped: ["at"], requiresConfirmation: false });
+        expect(result.effects.notes).toEqual(expect.arrayContaining([expect.stringContaining('"kind" is indexed'), expect.stringContaining('"at" is no longer indexed')]));
+        expect(calls).toEqual(["ensure events.kind", "ensure events.done", "drop events.at"]);
+        expect((await store.find("events", { where: [{ field: "kind", op: "eq", value: "a" }] })).map((record) => record.at)).toEqual(["2025-01-02T03:04:05.000Z"]);
+        const refused = await appErrorOf(updateSchema({ projectId, store, name: "events", definition: withFieldsOf([{ name: "tags", type: "json", indexed: true }]) }));
+        expect(refused.status).toBe(422);
       });
 
       it("refuses renames, kind changes and stale versions", async () => {

@@ -4,6 +4,7 @@ import { log } from "@/lib/log";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { schemaDefinitions } from "@/lib/platform-db/schema";
 import type { RecordStore } from "@/lib/records/record-store";
+import { createFieldIndexes, dropFieldIndexesQuietly } from "./apply-field-indexes";
 import { createUniqueIndexes, dropUniqueIndexesQuietly } from "./apply-unique-indexes";
 import { checkSchemaFitsProject } from "./check-schema-fits-project";
 import { listSchemas } from "./list-schemas";
@@ -36,7 +37,8 @@ export interface UpdateSchemaResult {
  * Replaces a schema's definition. The name and kind cannot change (422). The new definition is
  * checked like on create; then unique indexes are created for newly unique fields (duplicates in
  * the data → 409 naming the field and a duplicate value, nothing saved) and dropped for fields no
- * longer unique (or removed). Removing a field never deletes data: values stay in the documents,
+ * longer unique (or removed); `indexed` fields get their index built before the save and lose it
+ * after. Removing a field never deletes data: values stay in the documents,
  * hidden from the API; the answer's `effects` says so. With dryRun nothing changes.
  */
 export async function updateSchema(options: UpdateSchemaOptions): Promise<UpdateSchemaResult> {
@@ -64,7 +66,14 @@ export async function updateSchema(options: UpdateSchemaOptions): Promise<Update
 
   const { store } = options;
   await createUniqueIndexes(store, definition, effects.uniqueIndexesCreated, options.signal);
+  try {
+    await createFieldIndexes(store, definition.name, effects.fieldIndexesCreated, options.signal);
+  } catch (error) {
+    await dropUniqueIndexesQuietly(store, definition.name, effects.uniqueIndexesCreated);
+    throw error;
+  }
   const restore = async () => {
+    await dropFieldIndexesQuietly(store, definition.name, effects.fieldIndexesCreated);
     await dropUniqueIndexesQuietly(store, definition.name, effects.uniqueIndexesCreated);
     try {
       await createUniqueIndexes(store, current, effects.uniqueIndexesDropped);
@@ -95,6 +104,7 @@ export async function updateSchema(options: UpdateSchemaOptions): Promise<Update
     await restore();
     throw new AppError("conflict", `schema "${current.name}" was changed meanwhile; reload it and apply your change again`);
   }
+  await dropFieldIndexesQuietly(store, definition.name, effects.fieldIndexesDropped);
   await bumpProjectGeneration(options.projectId);
   return { schema: toStoredSchema(saved), effects };
 }

@@ -357,6 +357,11 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
       const tooMany = await api("GET", "/records/posts?perPage=101");
       expect(tooMany.status).toBe(400);
       expect(tooMany.body.issues).toEqual([{ path: "perPage", message: "must be a whole number from 1 to 100" }]);
+      // Offsets stay bounded: a page may start at most 10,000 records in.
+      expect((await api("GET", "/records/posts?perPage=100&page=101")).status).toBe(200);
+      const tooDeep = await api("GET", "/records/posts?perPage=100&page=102");
+      expect(tooDeep.status).toBe(400);
+      expect(tooDeep.body.issues).toEqual([{ path: "page", message: expect.stringContaining("sort=id&filter[id][gt]=") }]);
       // Pages walked with a tie in the sort key never repeat or skip a record.
       const walked: string[] = [];
       for (let page = 1; page <= 3; page++) walked.push(...slugsOf(await api("GET", `/records/posts?sort=published&perPage=2&page=${page}`)));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ORDER_INDEX, fieldFromIndexName, uniqueIndexName, uniqueIndexSpec } from "./index-spec";
+import { ORDER_INDEX, fieldFromIndexName, fieldIndexSpec, uniqueIndexName, uniqueIndexSpec } from "./index-spec";
 
 describe("MongoDB index specs", () => {
   it("a unique index is partial over text, numbers and booleans, named after its field", () => {
@@ -7,6 +7,11 @@ describe("MongoDB index specs", () => {
       key: { email: 1 },
       options: { name: "unique_email", unique: true, partialFilterExpression: { email: { $type: ["string", "number", "bool"] } } },
     });
+  });
+
+  it("an indexed field's index is a plain ascending one (MongoDB's order across types is the store's), never taken for a unique one", () => {
+    expect(fieldIndexSpec("status")).toEqual({ key: { status: 1 }, options: { name: "indexed_status" } });
+    expect(fieldFromIndexName("indexed_status")).toBeUndefined();
   });
 
   it("maps index names back to fields", () => {

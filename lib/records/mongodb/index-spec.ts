@@ -32,3 +32,12 @@ export function uniqueIndexSpec(field: string): IndexSpec {
 
 /** Serves the default order (createdAt, then id); created with a collection's first insert. */
 export const ORDER_INDEX: IndexSpec = { key: { createdAt: 1, _id: 1 }, options: { name: "created_order" } };
+
+export function fieldIndexName(field: string): string {
+  return `indexed_${field}`;
+}
+
+/** An `indexed` field's index: MongoDB's own order across types is the one the store promises. */
+export function fieldIndexSpec(field: string): IndexSpec {
+  return { key: { [field]: 1 }, options: { name: fieldIndexName(field) } };
+}

@@ -2,17 +2,17 @@ import { MongoClient, type Collection, type Document, type MongoClientOptions } 
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { ConnectGuardOptions } from "@/lib/outbound/guarded-socket";
-import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
+import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, presentRecord } from "../present-record";
-import { assertCollectionName, assertFieldName } from "../record-names";
+import { assertCollectionName, assertFieldName, isSystemField } from "../record-names";
 import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
 import { buildFilter } from "./build-filter";
 import { buildSort } from "./build-sort";
 import { buildUpdate } from "./build-update";
-import { ORDER_INDEX, uniqueIndexName, uniqueIndexSpec } from "./index-spec";
+import { ORDER_INDEX, fieldIndexName, fieldIndexSpec, uniqueIndexName, uniqueIndexSpec, type IndexSpec } from "./index-spec";
 import { databaseNameFromUrl, fromMongoDocument, toMongoDocument } from "./map-document";
 import { isAlreadyGone, isConcurrentIndexBuild, mapMongoError, type MongoErrorContext } from "./map-mongo-error";
 import { OWNER_COLLECTION } from "../database-owner";
@@ -77,6 +77,18 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
 
   function collectionOf(name: string): Collection<Document> {
     return db.collection(name);
+  }
+
+  /** createIndex, retried when a concurrent build of the same index got there first. */
+  async function createIndex(collection: string, spec: IndexSpec, deadline: Deadline): Promise<void> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await collectionOf(collection).createIndex(spec.key, { ...spec.options, maxTimeMS: deadline.remainingMs() });
+        return;
+      } catch (error) {
+        if (attempt >= 3 || !isConcurrentIndexBuild(error)) throw error;
+      }
+    }
   }
 
   /** The `_flowpoint` collection, with string `_id`s (owner-marker.ts). */
@@ -169,7 +181,11 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
     async count(collection, query) {
       assertCollectionName(collection);
       const checked = checkMatchQuery(query);
-      return operation(query, (deadline) => collectionOf(collection).countDocuments(buildFilter(checked), { maxTimeMS: deadline.remainingMs(), signal: deadline.signal }));
+      const limit = checkCountLimit(query?.limit);
+      return operation(query, async (deadline) => {
+        if (limit === 0) return 0;
+        return collectionOf(collection).countDocuments(buildFilter(checked), { maxTimeMS: deadline.remainingMs(), signal: deadline.signal, ...(limit === undefined ? {} : { limit }) });
+      });
     },
 
     async findByIds(collection, ids, opts) {
@@ -226,15 +242,7 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
         opts,
         async (deadline) => {
           if (field === "id") return; // _id is unique already
-          const spec = uniqueIndexSpec(field);
-          for (let attempt = 1; ; attempt += 1) {
-            try {
-              await collectionOf(collection).createIndex(spec.key, { ...spec.options, maxTimeMS: deadline.remainingMs() });
-              return;
-            } catch (error) {
-              if (attempt >= 3 || !isConcurrentIndexBuild(error)) throw error;
-            }
-          }
+          await createIndex(collection, uniqueIndexSpec(field), deadline);
         },
         { creatingIndexOn: field },
       );
@@ -247,6 +255,28 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
         if (field === "id") return;
         try {
           await collectionOf(collection).dropIndex(uniqueIndexName(field), { maxTimeMS: deadline.remainingMs() });
+        } catch (error) {
+          if (!isAlreadyGone(error)) throw error;
+        }
+      });
+    },
+
+    async ensureFieldIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(opts, async (deadline) => {
+        if (isSystemField(field)) return;
+        await createIndex(collection, fieldIndexSpec(field), deadline);
+      });
+    },
+
+    async dropFieldIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(opts, async (deadline) => {
+        if (isSystemField(field)) return;
+        try {
+          await collectionOf(collection).dropIndex(fieldIndexName(field), { maxTimeMS: deadline.remainingMs() });
         } catch (error) {
           if (!isAlreadyGone(error)) throw error;
         }

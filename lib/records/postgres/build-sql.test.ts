@@ -3,12 +3,13 @@ import { checkMatchQuery, completeSort } from "../check-query";
 import type { FieldCondition } from "../record-store";
 import { orderBySql } from "./build-order-by";
 import { SqlParams, conditionSql, likePattern, scalarGuard, whereSql } from "./build-where";
+import { numberKey, textKey, textPrefixKey, typeRankKey } from "./field-keys";
 
-function one(condition: FieldCondition): { sql: string; params: unknown[] } {
+function one(condition: FieldCondition, indexed = false): { sql: string; params: unknown[] } {
   const [checked] = checkMatchQuery({ where: [condition] }).where;
   if (!checked) throw new Error("condition did not check");
   const params = new SqlParams();
-  return { sql: conditionSql(checked, params), params: params.values };
+  return { sql: conditionSql(checked, params, () => indexed), params: params.values };
 }
 
 // Behaviour is covered against real PostgreSQL and PGlite by the contract suite; these pin the
@@ -43,6 +44,21 @@ describe("SQL built from typed conditions", () => {
       sql: `(jsonb_typeof((doc->'t')) = 'string' AND (doc->>'t') ILIKE $1 ESCAPE '\\')`,
       params: ["%a\\%%"],
     });
+  });
+
+  it("writes an indexed field's conditions in its index keys, with every value a parameter", () => {
+    const status = one({ field: "status", op: "eq", value: "open" }, true);
+    expect(status.sql).toBe(`(${typeRankKey("status")} = 2 AND ${numberKey("status")} IS NULL AND ${textPrefixKey("status")} = $1)`);
+    expect(status.params).toEqual(["open"]);
+    expect(one({ field: "n", op: "gt", value: 5 }, true).sql).toBe(`(${typeRankKey("n")} = 1 AND ${numberKey("n")} > $1::jsonb::numeric)`);
+    expect(one({ field: "n", op: "eq", value: null }, true).sql).toBe(`${typeRankKey("n")} = 0`);
+    // Past the prefix an index keeps, the whole text is compared too.
+    const long = one({ field: "t", op: "lt", value: "x".repeat(450) }, true);
+    expect(long.sql).toContain(`${textPrefixKey("t")} <= $1 AND ${textKey("t")} < $2`);
+    expect(long.params).toEqual(["x".repeat(400), "x".repeat(450)]);
+    // System fields keep their own columns and indexes; ne and contains are not served by the index.
+    expect(one({ field: "id", op: "eq", value: "rec_1" }, true).sql).toBe("id = $1");
+    expect(one({ field: "status", op: "ne", value: "open" }, true).sql).toBe(one({ field: "status", op: "ne", value: "open" }).sql);
   });
 
   it("answers TRUE for no conditions", () => {

@@ -1,5 +1,6 @@
 import type { CheckedCondition, CheckedMatch, CheckedSearch } from "../check-query";
 import { isStorableValue } from "../normalize-document";
+import { TEXT_PREFIX_LENGTH, TYPE_RANK, jsonOf, numberKey, textKey, textOf, textPrefixKey, typeRankKey } from "./field-keys";
 
 /** Collects parameter values and hands out their $n placeholders. */
 export class SqlParams {
@@ -16,15 +17,14 @@ export class SqlParams {
   }
 }
 
-// Field names are checked against ^[A-Za-z_][A-Za-z0-9_]*$ before they get here, so they can be
-// written into the SQL as literals, which lets PostgreSQL use the expression indexes on them.
-function jsonOf(field: string): string {
-  return `(doc->'${field}')`;
-}
+/**
+ * Whether a field has an index of its own (an `indexed` field, field-keys.ts): its conditions are
+ * then written in that index's keys, which the index serves and whose statistics PostgreSQL keeps,
+ * so that it can also tell a filter matching most records from one matching a few.
+ */
+export type HasFieldIndex = (field: string) => boolean;
 
-function textOf(field: string): string {
-  return `(doc->>'${field}')`;
-}
+const NO_FIELD_INDEXES: HasFieldIndex = () => false;
 
 /** `%text%` for ILIKE with the LIKE wildcards and the escape character taken literally. */
 export function likePattern(text: string): string {
@@ -58,6 +58,9 @@ function notEquals(field: string, value: unknown, params: SqlParams): string {
   return `${jsonOf(field)} IS DISTINCT FROM ${params.json(value)}`;
 }
 
+/** Fields with columns or indexes of their own, never written in a field index's keys. */
+const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(["id", "createdAt", "updatedAt"]);
+
 const COMPARATORS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
 function compare(field: string, op: keyof typeof COMPARATORS, value: string | number, params: SqlParams): string {
@@ -88,7 +91,66 @@ function contains(field: string, text: string, params: SqlParams): string {
   return `(jsonb_typeof(${jsonOf(field)}) = 'string' AND ${textOf(field)} ILIKE ${pattern} ESCAPE '\\')`;
 }
 
-export function conditionSql(condition: CheckedCondition, params: SqlParams): string {
+function codePoints(text: string): string[] {
+  return Array.from(text);
+}
+
+/** `eq` in an indexed field's keys: the same matches as equals(). */
+function equalsIndexed(field: string, value: unknown, params: SqlParams): string {
+  if (!isStorableValue(value)) return "FALSE";
+  if (value === null) return `${typeRankKey(field)} = ${TYPE_RANK.nullish}`;
+  if (typeof value === "number") return `(${typeRankKey(field)} = ${TYPE_RANK.number} AND ${numberKey(field)} = ${params.json(value)}::numeric)`;
+  if (typeof value === "string") {
+    const head = `${typeRankKey(field)} = ${TYPE_RANK.string} AND ${numberKey(field)} IS NULL`;
+    const characters = codePoints(value);
+    // A text shorter than the prefix equals a value exactly when it equals the value's prefix.
+    if (characters.length < TEXT_PREFIX_LENGTH) return `(${head} AND ${textPrefixKey(field)} = ${params.add(value)})`;
+    return `(${head} AND ${textPrefixKey(field)} = ${params.add(characters.slice(0, TEXT_PREFIX_LENGTH).join(""))} AND ${textKey(field)} = ${params.add(value)})`;
+  }
+  if (typeof value === "boolean") return `(${typeRankKey(field)} = ${TYPE_RANK.boolean} AND ${jsonOf(field)} = ${params.json(value)})`;
+  return equals(field, value, params);
+}
+
+const PREFIX_COMPARATORS = { gt: ">=", gte: ">=", lt: "<=", lte: "<=" } as const;
+
+/** gt/gte/lt/lte in an indexed field's keys: the same matches as compare(). */
+function compareIndexed(field: string, op: keyof typeof COMPARATORS, value: string | number, params: SqlParams): string {
+  if (typeof value === "number") return `(${typeRankKey(field)} = ${TYPE_RANK.number} AND ${numberKey(field)} ${COMPARATORS[op]} ${params.json(value)}::numeric)`;
+  const head = `${typeRankKey(field)} = ${TYPE_RANK.string} AND ${numberKey(field)} IS NULL`;
+  const characters = codePoints(value);
+  // Against a value shorter than the prefix, a text compares as its prefix does; a longer value
+  // narrows by the prefix (not strictly) and then compares whole texts.
+  if (characters.length < TEXT_PREFIX_LENGTH) return `(${head} AND ${textPrefixKey(field)} ${COMPARATORS[op]} ${params.add(value)})`;
+  const prefix = params.add(characters.slice(0, TEXT_PREFIX_LENGTH).join(""));
+  return `(${head} AND ${textPrefixKey(field)} ${PREFIX_COMPARATORS[op]} ${prefix} AND ${textKey(field)} ${COMPARATORS[op]} ${params.add(value)})`;
+}
+
+function isInIndexed(field: string, values: ReadonlyArray<string | number | boolean | null>, params: SqlParams): string {
+  const parts = [...new Set(values)].map((value) => equalsIndexed(field, value, params)).filter((part) => part !== "FALSE");
+  return parts.length ? `(${parts.join(" OR ")})` : "FALSE";
+}
+
+function indexedConditionSql(condition: CheckedCondition, params: SqlParams): string | undefined {
+  switch (condition.op) {
+    case "eq":
+      return equalsIndexed(condition.field, condition.value, params);
+    case "gt":
+    case "gte":
+    case "lt":
+    case "lte":
+      return compareIndexed(condition.field, condition.op, condition.value, params);
+    case "in":
+      return isInIndexed(condition.field, condition.value, params);
+    default:
+      return undefined;
+  }
+}
+
+export function conditionSql(condition: CheckedCondition, params: SqlParams, hasFieldIndex: HasFieldIndex = NO_FIELD_INDEXES): string {
+  if (!SYSTEM_COLUMNS.has(condition.field) && hasFieldIndex(condition.field)) {
+    const indexed = indexedConditionSql(condition, params);
+    if (indexed !== undefined) return indexed;
+  }
   switch (condition.op) {
     case "eq":
       return equals(condition.field, condition.value, params);
@@ -118,8 +180,8 @@ function searchSql(search: CheckedSearch, params: SqlParams): string {
 }
 
 /** The WHERE clause body (never empty: "TRUE" when there is nothing to match). */
-export function whereSql(match: CheckedMatch, params: SqlParams): string {
-  const parts = match.where.map((condition) => conditionSql(condition, params));
+export function whereSql(match: CheckedMatch, params: SqlParams, hasFieldIndex: HasFieldIndex = NO_FIELD_INDEXES): string {
+  const parts = match.where.map((condition) => conditionSql(condition, params, hasFieldIndex));
   if (match.search) parts.push(searchSql(match.search, params));
   return parts.length ? parts.join(" AND ") : "TRUE";
 }

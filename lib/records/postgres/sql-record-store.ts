@@ -1,17 +1,18 @@
 import { AppError } from "@/lib/errors";
-import { checkConditions, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
+import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
 import { textProblem } from "../normalize-document";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, presentRecord } from "../present-record";
-import { assertCollectionName, assertFieldName } from "../record-names";
+import { assertCollectionName, assertFieldName, isSystemField } from "../record-names";
 import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
 import { orderBySql } from "./build-order-by";
-import { SqlParams, scalarGuard, whereSql } from "./build-where";
+import { SqlParams, scalarGuard, whereSql, type HasFieldIndex } from "./build-where";
+import { fieldIndexColumns } from "./field-keys";
 import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
 import type { SqlExecutor } from "./sql-executor";
-import { RECORDS_SCHEMA, orderIndexName, qualifiedTable, quoteIdentifier, uniqueIndexName } from "./table-names";
+import { RECORDS_SCHEMA, fieldIndexName, orderIndexName, qualifiedTable, quoteIdentifier, tableName, uniqueIndexName } from "./table-names";
 import { checkOwnershipClaim, settleClaim, toDatabaseOwner, type DatabaseOwner } from "../database-owner";
 import { CREATE_OWNER_TABLE, INSERT_OWNER, SELECT_OWNER, TAKE_OVER_OWNER } from "./owner-sql";
 
@@ -24,6 +25,15 @@ export interface SqlRecordStoreOptions {
 
 const DEFAULT_ORDER = orderBySql(completeSort([]));
 const CREATION_ATTEMPTS = 3;
+/**
+ * How long a collection's list of indexes is reused. Another instance's new field index is used
+ * here at most this much later; until then conditions are written as before (same answers).
+ */
+const INDEX_CATALOG_MAX_AGE_MS = 30_000;
+const INDEX_CATALOG_TIMEOUT_MS = 10_000;
+const NO_FIELD_INDEXES: HasFieldIndex = () => false;
+/** Operators an indexed field's keys serve (build-where.ts). */
+const INDEX_SERVED_OPS: ReadonlySet<string> = new Set(["eq", "in", "gt", "gte", "lt", "lte"]);
 
 function uniqueViolation(collection: string, error: unknown, candidates: string[]): AppError {
   const constraint = violatedConstraint(error);
@@ -65,7 +75,9 @@ function describeValue(value: unknown): string {
  * `(id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)` where `doc` holds the whole record
  * including id, createdAt and updatedAt, plus an index on (createdAt, id) for the default order.
  * A unique field is a partial unique expression index on `doc->'field'` over string, number and
- * boolean values (missing, null, objects and arrays are not constrained). Reading a collection
+ * boolean values (missing, null, objects and arrays are not constrained). An indexed field has an
+ * expression index on its leading sort keys (field-keys.ts); conditions on it are written in those
+ * keys once the store has seen the index in the catalog (build-where.ts). Reading a collection
  * that was never written answers empty results without creating anything.
  */
 export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStore {
@@ -73,6 +85,32 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_OPERATION_TIMEOUT_MS;
   const metrics = { queries: 0 };
   let closed = false;
+  const indexCatalog = new Map<string, { loadedAt: number; names: Promise<ReadonlySet<string>> }>();
+
+  /**
+   * The names of a collection's indexes, read from the catalog at most every 30 s. Not counted in
+   * metrics.queries: it is not the caller's work, and most calls find it cached.
+   */
+  function indexNames(collection: string): Promise<ReadonlySet<string>> {
+    const cached = indexCatalog.get(collection);
+    if (cached && Date.now() - cached.loadedAt < INDEX_CATALOG_MAX_AGE_MS) return cached.names;
+    const names = executor
+      .query("SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = $2", [RECORDS_SCHEMA, tableName(collection)], AbortSignal.timeout(INDEX_CATALOG_TIMEOUT_MS))
+      .then((result): ReadonlySet<string> => new Set(result.rows.map((row) => String(row.indexname))));
+    const entry = { loadedAt: Date.now(), names };
+    indexCatalog.set(collection, entry);
+    names.catch(() => {
+      if (indexCatalog.get(collection) === entry) indexCatalog.delete(collection);
+    });
+    return names;
+  }
+
+  /** Which of the conditions' fields have a field index; the catalog is read only when one could. */
+  async function fieldIndexesFor(collection: string, conditions: readonly { field: string; op: string }[]): Promise<HasFieldIndex> {
+    if (!conditions.some((condition) => INDEX_SERVED_OPS.has(condition.op) && !isSystemField(condition.field))) return NO_FIELD_INDEXES;
+    const names = await indexNames(collection);
+    return (field) => names.has(fieldIndexName(collection, field));
+  }
 
   function query(sql: string, params: unknown[], deadline: Deadline) {
     metrics.queries += 1;
@@ -222,8 +260,9 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const checked = checkFindQuery(findQuery);
       return operation(findQuery, async (deadline) => {
         if (checked.limit === 0) return [];
+        const hasFieldIndex = await fieldIndexesFor(collection, checked.where);
         const params = new SqlParams();
-        let sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params)} ORDER BY ${orderBySql(completeSort(checked.sort))}`;
+        let sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params, hasFieldIndex)} ORDER BY ${orderBySql(completeSort(checked.sort))}`;
         if (checked.limit !== undefined) sql += ` LIMIT ${params.add(checked.limit)}`;
         if (checked.skip > 0) sql += ` OFFSET ${params.add(checked.skip)}`;
         const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
@@ -231,12 +270,16 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       });
     },
 
-    async count(collection, matchQuery) {
+    async count(collection, countQuery) {
       assertCollectionName(collection);
-      const checked = checkMatchQuery(matchQuery);
-      return operation(matchQuery, async (deadline) => {
+      const checked = checkMatchQuery(countQuery);
+      const limit = checkCountLimit(countQuery?.limit);
+      return operation(countQuery, async (deadline) => {
+        if (limit === 0) return 0;
+        const hasFieldIndex = await fieldIndexesFor(collection, checked.where);
         const params = new SqlParams();
-        const sql = `SELECT count(*) AS n FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params)}`;
+        const matches = `SELECT 1 FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params, hasFieldIndex)}`;
+        const sql = limit === undefined ? `SELECT count(*) AS n FROM (${matches}) AS matched` : `SELECT count(*) AS n FROM (${matches} LIMIT ${params.add(limit)}) AS matched`;
         const result = await read(() => query(sql, params.values, deadline), { rows: [{ n: 0 }], rowCount: 1 });
         return Number(result.rows[0]?.n ?? 0);
       });
@@ -335,9 +378,35 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       });
     },
 
+    async ensureFieldIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(opts, async (deadline) => {
+        if (isSystemField(field)) return;
+        const table = qualifiedTable(collection);
+        const sql = `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(fieldIndexName(collection, field))} ON ${table} (${fieldIndexColumns(field)})`;
+        await write(collection, deadline, () => createIdempotently(() => query(sql, [], deadline)));
+        // Statistics on the index's keys are what let the planner tell a filter that matches most
+        // records from one that matches a few; gather them now rather than at the next autovacuum.
+        await query(`ANALYZE ${table}`, [], deadline);
+        indexCatalog.delete(collection);
+      });
+    },
+
+    async dropFieldIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      return operation(opts, async (deadline) => {
+        if (isSystemField(field)) return;
+        await query(`DROP INDEX IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(fieldIndexName(collection, field))}`, [], deadline);
+        indexCatalog.delete(collection);
+      });
+    },
+
     async dropCollection(collection, opts) {
       assertCollectionName(collection);
       return operation(opts, async (deadline) => {
+        indexCatalog.delete(collection);
         await query(`DROP TABLE IF EXISTS ${qualifiedTable(collection)}`, [], deadline);
       });
     },

@@ -39,3 +39,8 @@ export function uniqueIndexName(collection: string, field: string): string {
 export function orderIndexName(collection: string): string {
   return `${collection.slice(0, 40)}_${shortHash(collection, 12)}_order`;
 }
+
+/** The index of an `indexed` field (field-keys.ts), named like its unique index with its own suffix. */
+export function fieldIndexName(collection: string, field: string): string {
+  return `${collection.slice(0, 22)}_${field.slice(0, 22)}_${shortHash(`${collection}\u0000${field}`, 12)}_i`;
+}

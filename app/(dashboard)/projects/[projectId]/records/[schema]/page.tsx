@@ -52,6 +52,8 @@ export default async function SchemaRecordsPage({ params, searchParams }: Props)
     problem = error.code === "bad_request" ? `This search is not valid: ${error.issues?.[0]?.message ?? error.message}.` : `Your database could not be read: ${error.message}.`;
   }
   const total = list?.meta.total ?? 0;
+  // Past 10,000 matches the count stops (list-records.ts): say "at least".
+  const more = list?.meta.totalCapped ? "+" : "";
   const pageNumber = list?.meta.page ?? 1;
   const pages = Math.max(1, Math.ceil(total / 25));
   const pageHref = (number: number) => `${base}?${new URLSearchParams({ ...(search ? { search } : {}), page: String(number) })}`;
@@ -61,7 +63,7 @@ export default async function SchemaRecordsPage({ params, searchParams }: Props)
       <PageHeader
         crumbs={crumbs.slice(0, -1).concat({ label: schema.name })}
         title={<span className="font-mono">{schema.name}</span>}
-        description={list ? (total === 1 ? "1 record" : `${total} records`) : undefined}
+        description={list ? (total === 1 ? "1 record" : `${total.toLocaleString("en")}${more} records`) : undefined}
         actions={
           <>
             <ButtonLink href={`/projects/${projectId}/schemas/${schema.name}`} variant="secondary" size="sm">
@@ -136,6 +138,7 @@ export default async function SchemaRecordsPage({ params, searchParams }: Props)
           )}
           <span>
             Page {pageNumber} of {pages}
+            {more}
           </span>
           {pageNumber < pages ? (
             <ButtonLink href={pageHref(pageNumber + 1)} variant="secondary" size="sm">

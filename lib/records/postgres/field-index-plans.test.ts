@@ -1,0 +1,135 @@
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "@/lib/config";
+import type { FindQuery, RecordStore } from "../record-store";
+import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-postgres";
+import { createPgPoolExecutor } from "./pg-pool-executor";
+import { createPgliteExecutor } from "./pglite-executor";
+import type { SqlExecutor } from "./sql-executor";
+import { createSqlRecordStore } from "./sql-record-store";
+import { fieldIndexName, orderIndexName } from "./table-names";
+
+// The contract suite proves that indexes change no answer; this proves that they are used, and
+// that the planner, with the statistics an indexed field brings, tells a filter that matches most
+// records (walk the order, stop at the limit) from one that matches a few (look them up).
+
+const RECORDS = 20_000;
+/** A plan node that sorts all its input (an incremental sort only sorts ties of the presorted keys). */
+const FULL_SORT = /(^|->)\s*Sort\s+\(/m;
+
+function documents(): Record<string, unknown>[] {
+  return Array.from({ length: RECORDS }, (_, n) => ({
+    owner: `owner_${n % 200}`,
+    status: n % 100 === 0 ? "closed" : "open",
+    priority: (n * 7919) % 1000,
+    title: `Ticket ${n}`,
+  }));
+}
+
+interface Backend {
+  name: string;
+  open(): Promise<SqlExecutor>;
+  cleanup(): Promise<void>;
+}
+
+const backends: Backend[] = [];
+{
+  let root = "";
+  backends.push({
+    name: "PGlite",
+    async open() {
+      const base = path.join(getConfig().DATA_DIR, "field-index-plans");
+      mkdirSync(path.dirname(base), { recursive: true });
+      root = mkdtempSync(`${base}-`);
+      return createPgliteExecutor({ dataDir: root });
+    },
+    async cleanup() {
+      if (root) rmSync(root, { recursive: true, force: true });
+    },
+  });
+}
+if (process.env.DATABASE_URL) {
+  const url = process.env.DATABASE_URL;
+  let scratch: ScratchDatabase | undefined;
+  backends.push({
+    name: "PostgreSQL",
+    async open() {
+      scratch = await createScratchDatabase(url, "field_index_plans");
+      return createPgPoolExecutor({ url: scratch.url });
+    },
+    async cleanup() {
+      await scratch?.drop();
+    },
+  });
+}
+
+for (const backend of backends) {
+  describe(`${backend.name}: field indexes serve conditions and sorts`, () => {
+    let executor: SqlExecutor;
+    let store: RecordStore;
+    const statements: { sql: string; params: unknown[] }[] = [];
+
+    beforeAll(async () => {
+      const inner = await backend.open();
+      // Records the store's statements, so that the test can ask the planner about exactly them.
+      executor = {
+        query(sql, params, signal) {
+          statements.push({ sql, params });
+          return inner.query(sql, params, signal);
+        },
+        exec: (sql, signal) => inner.exec(sql, signal),
+        close: () => inner.close(),
+      };
+      store = createSqlRecordStore({ executor, kind: backend.name === "PGlite" ? "pglite" : "postgres", defaultTimeoutMs: 120_000 });
+      const all = documents();
+      for (let start = 0; start < all.length; start += 1000) {
+        await store.insertMany("tickets", all.slice(start, start + 1000));
+        await store.insertMany("plain", all.slice(start, start + 1000));
+      }
+      for (const field of ["owner", "status", "priority"]) await store.ensureFieldIndex("tickets", field);
+      await executor.query("ANALYZE flowpoint_records.plain", [], AbortSignal.timeout(60_000));
+    }, 180_000);
+
+    afterAll(async () => {
+      await store?.close();
+      await backend.cleanup();
+    });
+
+    async function plan(collection: string, query: FindQuery): Promise<string> {
+      statements.length = 0;
+      const found = await store.find(collection, query);
+      expect(found.length).toBeGreaterThan(0);
+      const statement = statements.find((candidate) => candidate.sql.startsWith("SELECT doc FROM"));
+      if (!statement) throw new Error("the find statement was not seen");
+      const result = await executor.query(`EXPLAIN ${statement.sql}`, statement.params, AbortSignal.timeout(10_000));
+      return result.rows.map((row) => String(row["QUERY PLAN"])).join("\n");
+    }
+
+    it("looks up a selective condition in the field's index", async () => {
+      const text = await plan("tickets", { where: [{ field: "owner", op: "eq", value: "owner_7" }], limit: 100 });
+      expect(text).toContain(fieldIndexName("tickets", "owner"));
+      expect(text).not.toContain("Seq Scan");
+      // Without the index the same query reads the whole table.
+      expect(await plan("plain", { where: [{ field: "owner", op: "eq", value: "owner_7" }], limit: 100 })).toContain("Seq Scan");
+    });
+
+    it("walks the default order for a condition most records meet, instead of sorting all of them", async () => {
+      const text = await plan("tickets", { where: [{ field: "status", op: "eq", value: "open" }], limit: 10 });
+      expect(text).toContain(orderIndexName("tickets"));
+      expect(text).not.toMatch(FULL_SORT);
+    });
+
+    it("serves a sort on an indexed field from its index, ties broken by an incremental sort", async () => {
+      const text = await plan("tickets", { where: [{ field: "status", op: "eq", value: "open" }], sort: [{ field: "priority", direction: "desc" }], limit: 50 });
+      expect(text).toContain(fieldIndexName("tickets", "priority"));
+      expect(text).toContain("Incremental Sort");
+      expect(text).not.toMatch(FULL_SORT);
+    });
+
+    it("serves ranges and lists of values", async () => {
+      expect(await plan("tickets", { where: [{ field: "priority", op: "gte", value: 995 }] })).toContain(fieldIndexName("tickets", "priority"));
+      expect(await plan("tickets", { where: [{ field: "owner", op: "in", value: ["owner_1", "owner_2"] }] })).toContain(fieldIndexName("tickets", "owner"));
+    });
+  });
+}
