@@ -179,12 +179,14 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     const cacheControl = `public, max-age=${CACHE_SECONDS}`;
     const raw = await redis.get(CACHE_KEY);
     if (raw !== null) {
-      const cached = JSON.parse(raw) as { status: number; contentType: string; headers: Headers; body: string };
-      return send(res, cached.status, { ...cached.headers, ...headers, "cache-control": cacheControl, "x-cache": "hit", "content-type": cached.contentType }, cached.body);
+      // The app's entry format (lib/endpoints/invoke/response-cache.ts): a JSON head line, then the body.
+      const split = raw.indexOf("\n");
+      const cached = JSON.parse(raw.slice(0, split)) as { status: number; contentType: string; headers: Headers };
+      return send(res, cached.status, { ...cached.headers, ...headers, "cache-control": cacheControl, "x-cache": "hit", "content-type": cached.contentType }, raw.slice(split + 1));
     }
     const { list, steps } = await ticketsList();
     const body = JSON.stringify(list);
-    await redis.set(CACHE_KEY, JSON.stringify({ status: 200, contentType: JSON_TYPE, headers: {}, body }), "PX", CACHE_SECONDS * 1000);
+    await redis.set(CACHE_KEY, `${JSON.stringify({ status: 200, contentType: JSON_TYPE, headers: {} })}\n${body}`, "PX", CACHE_SECONDS * 1000);
     send(res, 200, { ...headers, "x-execution-id": executionId, "cache-control": cacheControl, "x-cache": "miss", "content-type": JSON_TYPE }, body);
     return writeLog(route, executionId, startedAt, started, "completed", 200, steps, {});
   }

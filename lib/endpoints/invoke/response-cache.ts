@@ -13,18 +13,28 @@ export function responseCacheKey(endpointId: string, version: number, search: st
   return `resp:${endpointId}:${version}:${search}`;
 }
 
+/*
+ * Stored as one line of JSON with everything but the body, a newline, then the body as it is: a hit
+ * parses only the small head (JSON.stringify never writes a raw newline) and answers the body
+ * without parsing and re-serializing it. An entry written whole as JSON (before this format) has
+ * no newline and is still read.
+ */
 export async function readCachedResponse(key: string): Promise<CachedResponse | null> {
   const raw = await getKv().cache.get(key);
   if (raw === null) return null;
   try {
-    return JSON.parse(raw) as CachedResponse;
+    const split = raw.indexOf("\n");
+    if (split === -1) return JSON.parse(raw) as CachedResponse;
+    const head = JSON.parse(raw.slice(0, split)) as Omit<CachedResponse, "body">;
+    return { status: head.status, contentType: head.contentType, headers: head.headers, body: raw.slice(split + 1) };
   } catch {
     return null;
   }
 }
 
 export async function storeCachedResponse(key: string, response: CachedResponse, ttlSeconds: number): Promise<void> {
-  await getKv().cache.set(key, JSON.stringify(response), ttlSeconds);
+  const head = JSON.stringify({ status: response.status, contentType: response.contentType, headers: response.headers });
+  await getKv().cache.set(key, `${head}\n${response.body}`, ttlSeconds);
 }
 
 const inFlight = new Map<string, Promise<unknown>>();
