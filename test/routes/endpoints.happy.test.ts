@@ -155,6 +155,11 @@ describe("custom endpoints: management", () => {
     const afterEdit = await invoke("open-count", {}, "?page=1");
     expect(afterEdit.headers.get("x-cache")).toBe("miss");
     expect(await afterEdit.json()).toEqual({ open: 3, page: "1" });
+    // Each call counts once, also the one after the edit, whose rate limit and cache lookup started
+    // from the runtime held before the edit (early-invocation-work.ts): the count was kept, the
+    // lookup of the old version's entry was not.
+    const remaining = [first, second, otherQuery, afterEdit].map((response) => Number(response.headers.get("x-ratelimit-remaining")));
+    expect(remaining).toEqual([remaining[0], remaining[0]! - 1, remaining[0]! - 2, remaining[0]! - 3]);
   });
 
   it("runs concurrent cache misses on one key once", async () => {

@@ -5,7 +5,8 @@ import { log } from "@/lib/log";
 import { runProjectFlow } from "@/lib/runs/run-project-flow";
 import { authenticateCaller } from "./authenticate-caller";
 import { corsHeaders, preflightHeaders } from "./cors";
-import { getProjectRuntime, type ProjectRuntime, type RuntimeEndpoint } from "./project-runtime";
+import { earlyWorkApplies, startEarlyInvocationWork } from "./early-invocation-work";
+import { getProjectRuntime, peekProjectRuntime, type ProjectRuntime, type RuntimeEndpoint } from "./project-runtime";
 import { rateLimitCaller } from "./rate-limit-caller";
 import { queryObject, readInvocationBody } from "./read-invocation-body";
 import { answerForRun } from "./answer-for-run";
@@ -16,7 +17,8 @@ import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse
  * The invocation core: a Fetch handler with no framework imports. The App Router route handler and
  * the production server's fast path both call it (DESIGN.md section 4):
  * match → authenticate → rate limit → CORS → cache lookup → read body → run flow → render →
- * store cache entry; runProjectFlow (lib/runs) runs the flow and queues its execution log after the
+ * store cache entry (the rate limit and the cache lookup start beside the generation read when this
+ * instance already holds the project: early-invocation-work.ts); runProjectFlow (lib/runs) runs the flow and queues its execution log after the
  * response, through `waitUntil`.
  */
 export interface InvocationHooks {
@@ -132,6 +134,7 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     const projectId = decodePathSegment(match[1]!);
     const slug = decodePathSegment(match[2]!);
     if (projectId === null || slug === null) return notFound(Answer);
+    const early = startEarlyInvocationWork(request, url, slug, peekProjectRuntime(projectId));
     const runtime = await getProjectRuntime(projectId);
     if (!runtime) return notFound(Answer);
     if (request.method === "OPTIONS") return preflight(Answer, runtime, slug, request);
@@ -141,7 +144,8 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     corsGrant = corsHeaders(request.headers.get("origin"), definition.allowedOrigins, [...Object.keys(definition.response.headers), "x-execution-id"]);
 
     const caller = await authenticateCaller(request, definition, runtime);
-    const rateHeaders = await rateLimitCaller({ endpointId: definition.id, auth: definition.auth, subject: caller.subject });
+    const earlyApplies = earlyWorkApplies(early, definition, caller.subject);
+    const rateHeaders = earlyApplies ? await early.rateHeaders : await rateLimitCaller({ endpointId: definition.id, auth: definition.auth, subject: caller.subject });
     const common = { ...corsGrant, ...rateHeaders };
 
     if (!endpoint.cacheable) {
@@ -151,7 +155,7 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
 
     const cacheControl = `public, max-age=${definition.cacheSeconds}`;
     const key = responseCacheKey(definition.id, definition.version, url.search);
-    const cached = await readCachedResponse(key);
+    const cached = await (earlyApplies && early.cacheKey === key && early.cached ? early.cached : readCachedResponse(key));
     if (cached) return toResponse(Answer, cached, { ...common, "cache-control": cacheControl, "x-cache": "hit" });
     const { leader, result } = singleFlight(key, async () => {
       const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);

@@ -147,6 +147,15 @@ async function loadProjectRuntime(projectId: string, generation: string): Promis
 }
 
 /**
+ * The runtime this instance holds for a project, without checking its generation: possibly stale.
+ * Only for work that is redone when the fresh runtime differs (early-invocation-work.ts).
+ */
+export function peekProjectRuntime(projectId: string): ProjectRuntime | undefined {
+  const cached = cache.get(projectId);
+  return cached && Date.now() - cached.loadedAt < MAX_AGE_MS ? cached : undefined;
+}
+
+/**
  * The project's runtime, fresh for its current generation; null when the project does not exist.
  * `generationMaxAgeMs`: how old a read of the shared generation may be (background work; see
  * readProjectGeneration). Requests always read it.
