@@ -11,11 +11,21 @@ import {
 } from "@/lib/http/security-headers";
 
 /**
+ * Next holds a request body for its proxy and hands route handlers only the first
+ * `experimental.proxyClientMaxBodySize` bytes (10 MB by default), cutting the rest without an error.
+ * Record imports stream bodies of any size; the production server (server/records-api.ts) serves
+ * them before Next, and those that reach Next are refused unless they provably fit.
+ */
+const NEXT_PROXY_BODY_LIMIT = 10 * 1024 * 1024;
+const RECORDS_IMPORT_PATH = /^\/api\/projects\/[^/]+\/records\/[^/]+\/import$/;
+
+/**
  * Next 16's proxy (formerly middleware), run before every route Next serves:
  * - invocations pass untouched: the invocation handler sets their sandbox itself and they carry none
  *   of the dashboard's headers (the production server never sends them here at all); so do form
  *   posts (lib/forms), without cookies on the invocation origin;
  * - on the invocation origin (INVOCATION_URL) only its public paths are served, without cookies;
+ * - a record import that Next would cut (see NEXT_PROXY_BODY_LIMIT) is answered 413;
  * - pages get a fresh nonce and the strict Content-Security-Policy Next reads it from, route
  *   handlers the headers of data that must not run or be framed.
  */
@@ -32,6 +42,12 @@ export function proxy(request: NextRequest): NextResponse {
   if (FORM_INTAKE_PATH.test(pathname)) return NextResponse.next({ request: { headers: requestHeaders } });
 
   if (pathname.startsWith("/api/")) {
+    if (request.method === "POST" && RECORDS_IMPORT_PATH.test(pathname) && !fitsNextProxy(request.headers.get("content-length"))) {
+      return NextResponse.json(
+        { error: `here an import must declare its Content-Length and hold at most ${NEXT_PROXY_BODY_LIMIT} bytes: split the file, or send it with an API key to a server started with npm start, which streams imports of any size` },
+        { status: 413, headers: API_SECURITY_HEADERS },
+      );
+    }
     const response = NextResponse.next({ request: { headers: requestHeaders } });
     setAll(response.headers, pathname.startsWith("/api/auth/") ? AUTH_ROUTE_SECURITY_HEADERS : API_SECURITY_HEADERS);
     if (https) response.headers.set("strict-transport-security", "max-age=31536000");
@@ -46,6 +62,10 @@ export function proxy(request: NextRequest): NextResponse {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   setAll(response.headers, headers);
   return response;
+}
+
+function fitsNextProxy(contentLength: string | null): boolean {
+  return contentLength !== null && /^\d+$/.test(contentLength) && Number(contentLength) <= NEXT_PROXY_BODY_LIMIT;
 }
 
 function setAll(target: Headers, values: Readonly<Record<string, string>>): void {

@@ -11,6 +11,7 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { CliError } from "./cli-error";
 import { runSetup, setupHelp } from "./commands/setup";
 import { apiKeysHelp, runApiKeys } from "./commands/api-keys";
+import { recordsHelp, runRecords } from "./commands/records";
 
 const help = `Flowpoint command line
 
@@ -19,6 +20,7 @@ Usage: flowpoint <command> [options]
 Commands:
   setup      create or reuse the owner, a workspace and a project; prints {"userId","workspaceId","projectId"}
   api-keys   create, list or revoke a project's API keys
+  records    import records from an NDJSON file (one JSON object per line)
 
 Run "flowpoint <command> --help" for a command's options.`;
 
@@ -50,6 +52,12 @@ async function main(argv: string[]): Promise<number> {
         if (wantsHelp) process.stdout.write(`${apiKeysHelp}\n`);
         else await runApiKeys(args);
         return 0;
+      case "records":
+        if (wantsHelp) {
+          process.stdout.write(`${recordsHelp}\n`);
+          return 0;
+        }
+        return await runRecords(args);
       default:
         throw new CliError(`unknown command "${command}"; run flowpoint --help`);
     }

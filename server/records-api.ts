@@ -1,5 +1,6 @@
 import * as collectionRoute from "@/app/api/projects/[projectId]/records/[schema]/route";
 import * as recordRoute from "@/app/api/projects/[projectId]/records/[schema]/[recordId]/route";
+import * as importRoute from "@/app/api/projects/[projectId]/records/[schema]/import/route";
 import { RECORDS_API_PATH } from "@/lib/http/invocation-origin";
 import { API_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { servedOverHttps } from "@/lib/http/served-over-https";
@@ -10,6 +11,9 @@ type RecordParams = CollectionParams & { recordId: string };
 
 const COLLECTION_HANDLERS: Partial<Record<string, RouteHandler<CollectionParams>>> = { GET: collectionRoute.GET, POST: collectionRoute.POST };
 const RECORD_HANDLERS: Partial<Record<string, RouteHandler<RecordParams>>> = { GET: recordRoute.GET, PATCH: recordRoute.PATCH, DELETE: recordRoute.DELETE };
+/** `/records/:schema/import`: a static segment, which wins over `:recordId` in Next's router too. */
+const IMPORT_SEGMENT = "import";
+const IMPORT_HANDLERS: Partial<Record<string, RouteHandler<CollectionParams>>> = { POST: importRoute.POST };
 
 /** A records API call, matched to its route handler and parameters. */
 type RecordsApiCall = (request: Request) => Promise<Response>;
@@ -27,7 +31,8 @@ function decodeSegment(segment: string): string | null {
  * should serve (a session cookie's call from the dashboard, a method the route does not have, a
  * path it does not know or cannot decode). The production server (server/route-request.ts) hands
  * these calls to the same route modules Next would, without Next's router and proxy in between:
- * scripts that write records in bulk, and every write that triggers automations, come this way.
+ * scripts that write records in bulk, and every write that triggers automations, come this way, and
+ * so do imports, whose bodies are then streamed with no buffering by Next's proxy (proxy.ts).
  */
 export function matchRecordsApiCall(method: string, path: string, authorization: string | null | undefined): RecordsApiCall | null {
   if (!authorization || !/^bearer\s/i.test(authorization)) return null;
@@ -41,6 +46,11 @@ export function matchRecordsApiCall(method: string, path: string, authorization:
     return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }) }) : null;
   }
   const recordId = decodeSegment(match[3]);
+  if (recordId === IMPORT_SEGMENT) {
+    // Other methods on it are Next's 405, as they would be without this fast path.
+    const handler = IMPORT_HANDLERS[method];
+    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }) }) : null;
+  }
   const handler = RECORD_HANDLERS[method];
   return handler && recordId ? (request) => handler(request, { params: Promise.resolve({ projectId, schema, recordId }) }) : null;
 }

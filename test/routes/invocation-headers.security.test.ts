@@ -363,6 +363,25 @@ describe("INVOCATION_URL (item 1)", () => {
       expect(nextCalls.map((call) => call.url)).toEqual([records, records, `${records}/`, `/api/projects/${fixture.projectId}/records/%E0%A4%A`]);
     });
 
+    it("serves record imports with an API key from their route handler too, streamed; their other methods go to Next", async () => {
+      nextCalls.length = 0;
+      const importPath = `/api/projects/${fixture.projectId}/records/tickets/import`;
+      const key = await fixture.keyFor(["records.create"]);
+      const bearer = { authorization: `Bearer ${key}` };
+      const lines = `${JSON.stringify({ title: "Imported fast", status: "open" })}\n{"status": "open"}\n`;
+      const imported = await send("localhost:3000", "POST", importPath, { ...bearer, "content-type": "application/x-ndjson" }, lines);
+      expect(imported.status, imported.body).toBe(200);
+      expect(JSON.parse(imported.body)).toEqual({ imported: 1, failedCount: 1, failed: [{ line: 2, issues: [{ path: "title", message: expect.any(String) }] }] });
+      for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(imported.headers[name], name).toBe(value);
+      expect((await send("localhost:3000", "POST", importPath, { ...bearer, "content-type": "application/json" }, "{}")).status).toBe(415);
+      expect((await send("localhost:3000", "POST", importPath, { authorization: `Bearer ${manageKey}`, "content-type": "application/x-ndjson" }, lines)).status).toBe(403);
+      expect(nextCalls).toEqual([]);
+      // "import" is never a record id here: other methods get Next's 405, as without the fast path.
+      await send("localhost:3000", "GET", importPath, bearer);
+      await send("localhost:3000", "DELETE", importPath, bearer);
+      expect(nextCalls.map((call) => call.url)).toEqual([importPath, importPath]);
+    });
+
     it("serves the dashboard's host as before, cookie included", async () => {
       nextCalls.length = 0;
       expect((await send("localhost:3000", "GET", "/workspaces")).body).toBe("next");
@@ -448,6 +467,24 @@ describe("proxy.ts: headers of the dashboard and the invocation origin inside Ne
     expect(invocation.headers.get("content-security-policy")).toBeNull();
     expect(invocation.headers.get("x-frame-options")).toBeNull();
     expect(invocation.headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("refuses a record import that Next would cut to its proxy's 10 MB, and passes one that fits", async () => {
+    useEnvironment({});
+    const importUrl = "http://localhost:3000/api/projects/prj_1/records/posts/import";
+    const post = (headers: Record<string, string>) => proxy(new NextRequest(importUrl, { method: "POST", headers: { host: "localhost:3000", ...headers } }));
+    const tooLarge: Array<Record<string, string>> = [{}, { "content-length": String(10 * 1024 * 1024 + 1) }, { "content-length": "1e3" }];
+    for (const headers of tooLarge) {
+      const refused = post(headers);
+      expect(refused.status, JSON.stringify(headers)).toBe(413);
+      expect(refused.headers.get("x-middleware-next")).toBeNull();
+      expect(refused.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(((await refused.json()) as { error: string }).error).toContain("Content-Length");
+    }
+    expect(post({ "content-length": String(10 * 1024 * 1024) }).headers.get("x-middleware-next")).toBe("1");
+    // Other routes and methods are not concerned.
+    expect(proxy(new NextRequest(importUrl, { method: "GET", headers: { host: "localhost:3000" } })).headers.get("x-middleware-next")).toBe("1");
+    expect(proxy(new NextRequest("http://localhost:3000/api/projects/prj_1/records/posts", { method: "POST", headers: { host: "localhost:3000" } })).headers.get("x-middleware-next")).toBe("1");
   });
 
   it("serves only the public paths on the invocation origin, and those without the Cookie header", async () => {

@@ -59,6 +59,8 @@ async function call(method: string, pattern: string, headers: Record<string, str
 describe("every project route refuses callers it must refuse", () => {
   it("finds the project routes to test", () => {
     expect(projectRoutes().length).toBeGreaterThan(0);
+    // Routes with a static segment beside a dynamic one are found too (the import wins over :recordId).
+    expect(projectRoutes().map((route) => `${route.methods.join(",")} ${route.pattern}`)).toContain("POST /api/projects/[projectId]/records/[schema]/import");
   });
 
   it("answers 401 without credentials", async () => {

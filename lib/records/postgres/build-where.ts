@@ -79,7 +79,8 @@ function isIn(field: string, values: ReadonlyArray<string | number | boolean | n
     const ids = literals.filter((value): value is string => typeof value === "string");
     if (ids.length) parts.push(`id IN (SELECT jsonb_array_elements_text(${params.json(ids)}))`);
   } else {
-    if (literals.length) parts.push(`${jsonOf(field)} IN (SELECT value FROM jsonb_array_elements(${params.json(literals)}))`);
+    // The scalar guard, as in equals(), lets a unique field's partial index look the values up.
+    if (literals.length) parts.push(`(${jsonOf(field)} = ANY(ARRAY(SELECT jsonb_array_elements(${params.json(literals)}))) AND ${scalarGuard(field)})`);
     if (values.includes(null)) parts.push(isNullish(field));
   }
   return parts.length ? `(${parts.join(" OR ")})` : "FALSE";

@@ -8,7 +8,7 @@ import { createPgPoolExecutor } from "./pg-pool-executor";
 import { createPgliteExecutor } from "./pglite-executor";
 import type { SqlExecutor } from "./sql-executor";
 import { createSqlRecordStore } from "./sql-record-store";
-import { fieldIndexName, orderIndexName } from "./table-names";
+import { fieldIndexName, orderIndexName, uniqueIndexName } from "./table-names";
 
 // The contract suite proves that indexes change no answer; this proves that they are used, and
 // that the planner, with the statistics an indexed field brings, tells a filter that matches most
@@ -88,6 +88,7 @@ for (const backend of backends) {
         await store.insertMany("plain", all.slice(start, start + 1000));
       }
       for (const field of ["owner", "status", "priority"]) await store.ensureFieldIndex("tickets", field);
+      await store.ensureUniqueIndex("plain", "title");
       await executor.query("ANALYZE flowpoint_records.plain", [], AbortSignal.timeout(60_000));
     }, 180_000);
 
@@ -125,6 +126,11 @@ for (const backend of backends) {
       expect(text).toContain(fieldIndexName("tickets", "priority"));
       expect(text).toContain("Incremental Sort");
       expect(text).not.toMatch(FULL_SORT);
+    });
+
+    it("looks up equality and lists of values on a unique field in its unique index", async () => {
+      expect(await plan("plain", { where: [{ field: "title", op: "eq", value: "Ticket 7" }] })).toContain(uniqueIndexName("plain", "title"));
+      expect(await plan("plain", { where: [{ field: "title", op: "in", value: ["Ticket 7", "Ticket 9"] }] })).toContain(uniqueIndexName("plain", "title"));
     });
 
     it("serves ranges and lists of values", async () => {
