@@ -59,6 +59,9 @@ interface ImportItem {
   values: Record<string, unknown>;
 }
 
+/** Imports of at least this many records refresh the collection's planner statistics when they end. */
+const STATISTICS_REFRESH_THRESHOLD = 1000;
+
 const TAKEN_MESSAGE = "must be unique: another record already has this value";
 
 /** What an import has done so far. */
@@ -178,6 +181,8 @@ export async function importRecords(options: ImportRecordsOptions): Promise<Impo
     await writing.catch(() => undefined);
     throw error;
   }
+  // Queries right after a large import plan with its data, not with what the collection held before.
+  if (tally.imported >= STATISTICS_REFRESH_THRESHOLD) await options.store.refreshStatistics(schema.name, operationOptions(options.signal));
   options.onProgress?.({ linesRead, imported: tally.imported, failedCount: tally.failedCount });
   return { imported: tally.imported, failedCount: tally.failedCount, failed: tally.listedFailures() };
 }

@@ -253,6 +253,7 @@ export function getRecordStore(target: RecordStoreTarget, options: RecordStorePo
     dropUniqueIndex: (collection, field, opts) => withStore(opts, (store) => store.dropUniqueIndex(collection, field, opts)),
     ensureFieldIndex: (collection, field, opts) => withStore(opts, (store) => store.ensureFieldIndex(collection, field, opts)),
     dropFieldIndex: (collection, field, opts) => withStore(opts, (store) => store.dropFieldIndex(collection, field, opts)),
+    refreshStatistics: (collection, opts) => withStore(opts, (store) => store.refreshStatistics(collection, opts)),
     dropCollection: (collection, opts) => withStore(opts, (store) => store.dropCollection(collection, opts)),
     ping: (opts) => withStore(opts, (store) => store.ping(opts)),
     readOwner: (opts) => withStore(opts, (store) => store.readOwner(opts), false),

@@ -584,6 +584,14 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }, { field: "s", op: "ne", value: "open" }] })).toBe(0);
       });
 
+      it("refreshes statistics of a collection, written or not", async () => {
+        const collection = fresh("stats");
+        await store.refreshStatistics(collection);
+        await seed(collection, [{ s: "a" }, { s: "b" }]);
+        await store.refreshStatistics(collection);
+        expect(await store.count(collection)).toBe(2);
+      });
+
       it("counts at most `limit` matches", async () => {
         const collection = fresh("countlimit");
         await seed(collection, [{ s: "open" }, { s: "open" }, { s: "open" }, { s: "closed" }]);

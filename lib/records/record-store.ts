@@ -167,6 +167,12 @@ export interface RecordStore {
    */
   ensureFieldIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
   dropFieldIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
+  /**
+   * Refreshes what the database's query planner knows of a collection after a bulk write (PostgreSQL
+   * and PGlite: ANALYZE, which PGlite has no autovacuum to run; MongoDB: nothing, its planner learns
+   * by trying). Fine when the collection does not exist.
+   */
+  refreshStatistics(collection: string, options?: OperationOptions): Promise<void>;
   /** Removes a collection with its documents and indexes (fine when it does not exist). */
   dropCollection(collection: string, options?: OperationOptions): Promise<void>;
   ping(options?: OperationOptions): Promise<void>;

@@ -283,6 +283,11 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
       });
     },
 
+    async refreshStatistics(collection, opts) {
+      assertCollectionName(collection);
+      return operation(opts, async () => undefined);
+    },
+
     async dropCollection(collection, opts) {
       assertCollectionName(collection);
       return operation(opts, async (deadline) => {

@@ -403,6 +403,13 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       });
     },
 
+    async refreshStatistics(collection, opts) {
+      assertCollectionName(collection);
+      return operation(opts, async (deadline) => {
+        await read(() => query(`ANALYZE ${qualifiedTable(collection)}`, [], deadline), undefined);
+      });
+    },
+
     async dropCollection(collection, opts) {
       assertCollectionName(collection);
       return operation(opts, async (deadline) => {
