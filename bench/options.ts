@@ -63,6 +63,14 @@ export interface BenchOptions {
   skipReference: boolean;
   /** Automations: KV_KEY_PREFIX of the app (default fpbench<ts>:); every key under it is deleted afterwards. */
   kvPrefix: string | null;
+  /** Run the records-at-scale benchmark (issue 11) with this many tickets instead of the invocation scenarios. */
+  records: number | null;
+  /** Records: NDJSON lines per import request. */
+  importBatch: number;
+  /** Records: highest records API requests/s expected (sizes the pool of read keys, 600 calls a minute each). */
+  maxApiRate: number;
+  /** Records: seed through the record store when the import route is missing (development only). */
+  seedDirectly: boolean;
 }
 
 export const BENCH_HELP = `Usage: npm run bench -- [options]
@@ -112,7 +120,19 @@ BullMQ reference (bench/reference/automation-reference.ts); results in bench/res
   --project-slots N   run slots per project in the worker (default: the app's PROJECT_CONCURRENCY)
   --embedded-worker   the app works the queue itself (no separate worker, no kill check)
   --skip-reference    measure the app only (experiments; the ratio target is then not judged)
-  --kv-prefix P       the app's KV_KEY_PREFIX (default fpbench<ts>:), deleted afterwards`;
+  --kv-prefix P       the app's KV_KEY_PREFIX (default fpbench<ts>:), deleted afterwards
+
+Records at scale (issue 11): N tickets imported through the NDJSON import route, then scenarios 1-4 and
+five query scenarios against the app, the same-work reference (1-4) and a plain node:http + pg floor
+(bench/reference/floor-server.ts); results in bench/results/records-<N>.json.
+
+  --records N         run the records benchmark with N tickets (e.g. 1000, 100000, 1000000)
+                      (uses --duration, --warmup, --connections, --rounds, --latency-connections,
+                      --scenarios 1-9, --cpu-prof, --serve, --keep, --output, --db-prefix, --kv-prefix)
+  --import-batch L    NDJSON lines per import request (default 100000)
+  --max-api-rate R    highest records API requests/s expected; sizes the read-key pool (default 3000)
+  --seed-directly     seed through the record store when the import route is missing (development only;
+                      the results say so)`;
 
 function positiveNumber(name: string, value: string | undefined, fallback: number, integer = false): number {
   if (value === undefined) return fallback;
@@ -163,19 +183,28 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       "embedded-worker": { type: "boolean", default: false },
       "skip-reference": { type: "boolean", default: false },
       "kv-prefix": { type: "string" },
+      records: { type: "string" },
+      "import-batch": { type: "string" },
+      "max-api-rate": { type: "string" },
+      "seed-directly": { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
   });
   if (values.help) return null;
 
-  const scenarioIds = (values.scenarios ?? "1,2,3,4")
+  const records = values.records === undefined ? null : positiveNumber("records", values.records, 0, true);
+  if (records !== null && values.automations) throw new Error("--records and --automations are separate benchmarks: choose one");
+  if (records !== null && records < 100) throw new Error("--records must be at least 100 (the selective filter matches 100 records)");
+  // The records benchmark adds scenarios 5-9 (bench/records/records-scenarios.ts).
+  const lastScenario = records === null ? 4 : 9;
+  const scenarioIds = (values.scenarios ?? Array.from({ length: lastScenario }, (_, index) => index + 1).join(","))
     .split(",")
     .map((part) => part.trim())
     .filter(Boolean)
     .map(Number);
-  if (scenarioIds.length === 0 || scenarioIds.some((id) => ![1, 2, 3, 4].includes(id))) {
-    throw new Error(`--scenarios must list scenario numbers 1–4, got "${values.scenarios}"`);
+  if (scenarioIds.length === 0 || scenarioIds.some((id) => !Number.isInteger(id) || id < 1 || id > lastScenario)) {
+    throw new Error(`--scenarios must list scenario numbers 1–${lastScenario}, got "${values.scenarios}"`);
   }
   const latencyConnections = values["latency-connections"] === "0" ? 0 : positiveNumber("latency-connections", values["latency-connections"], 1, true);
   const soakRateShare = positiveNumber("soak-share", values["soak-share"], 0.7);
@@ -192,7 +221,10 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
   const lockSeconds = positiveNumber("lock-seconds", values["lock-seconds"], 10, true);
   if (lockSeconds < 2) throw new Error("--lock-seconds must be at least 2 (AUTOMATION_LOCK_SECONDS)");
   if (values["kv-prefix"] !== undefined && !/^[A-Za-z0-9:_.-]{1,60}$/.test(values["kv-prefix"])) throw new Error("--kv-prefix must be 1-60 of A-Z a-z 0-9 : _ . -");
-  const defaults = quick && values.automations ? { output: "bench/results/automations-smoke.json", duration: 3, warmup: 1 } : { output: values.automations ? "bench/results/automations.json" : "bench/results/latest.json", duration: 10, warmup: 3 };
+  const defaults =
+    quick && values.automations
+      ? { output: "bench/results/automations-smoke.json", duration: 3, warmup: 1 }
+      : { output: values.automations ? "bench/results/automations.json" : records !== null ? `bench/results/records-${records}.json` : "bench/results/latest.json", duration: 10, warmup: 3 };
 
   return {
     durationSeconds: positiveNumber("duration", values.duration, defaults.duration),
@@ -230,5 +262,9 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     embeddedWorker: values["embedded-worker"],
     skipReference: values["skip-reference"],
     kvPrefix: values["kv-prefix"] ?? null,
+    records,
+    importBatch: positiveNumber("import-batch", values["import-batch"], 100_000, true),
+    maxApiRate: positiveNumber("max-api-rate", values["max-api-rate"], 3_000, true),
+    seedDirectly: values["seed-directly"],
   };
 }

@@ -4,20 +4,21 @@
  * both pinned to core 0 and measured one after the other, with autocannon pinned to core 1; reports
  * requests/s, p50/p95/p99 and the ratios to the reference; optionally soaks the app and watches its
  * resident memory. See bench/options.ts for the flags (`npm run bench -- --help`). With --automations it
- * runs issue 10's automation benchmark instead (bench/automations/run-automation-bench.ts).
+ * runs issue 10's automation benchmark instead (bench/automations/run-automation-bench.ts), with
+ * --records N issue 11's records-at-scale benchmark (bench/records/run-records-bench.ts).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { clientIpPoolFor } from "./load/client-ips";
-import { runLoad, stopActiveLoad, type LoadResult } from "./load/run-load";
+import { stopActiveLoad } from "./load/run-load";
+import { measureOnce, toMeasurement, type LoadSpec, type MeasureContext, type MeasuredTarget, type TargetRun } from "./measure";
 import { stopWriteLoad } from "./automations/write-load";
 import { BENCH_HELP, parseBenchOptions, type BenchOptions } from "./options";
 import {
-  cpuTicks,
   hasTaskset,
   killAllProcessesNow,
   pinSelf,
@@ -40,21 +41,18 @@ import {
   scenarioReport,
   writeReport,
   type BenchReport,
-  type ExecutionLogLag,
   type Measurement,
   type ScenarioReport,
 } from "./report";
 import { SCENARIOS, type Scenario } from "./scenarios";
 import { setupBenchProject, type BenchProject } from "./setup-project";
 import { runSoak } from "./soak";
-import { formatCpuProfileSummary, summarizeCpuProfile } from "./summarize-cpu-profile";
 import { InspectorProfiler } from "./inspector-profiler";
 import { ExecutionLogCounter } from "./execution-log-counter";
 import { runAutomationBench } from "./automations/run-automation-bench";
+import { runRecordsBench } from "./records/run-records-bench";
 
 const SERVER_CORE = 0;
-/** USER_HZ: /proc/<pid>/stat counts CPU time in these (100 on Linux unless built otherwise). */
-const CLOCK_TICKS_PER_SECOND = 100;
 const LOAD_CORE = 1;
 const startedAt = Date.now();
 
@@ -62,12 +60,8 @@ function log(line: string): void {
   console.log(`[bench +${((Date.now() - startedAt) / 1000).toFixed(1)}s] ${line}`);
 }
 
-interface Target {
+interface Target extends MeasuredTarget {
   name: "app" | "reference";
-  process: ManagedProcess;
-  baseUrl: string;
-  /** Set with --cpu-prof: profiles each measured run. */
-  profiler?: InspectorProfiler;
 }
 
 /** Everything that must be undone, whatever happens. */
@@ -195,111 +189,23 @@ async function checkAnswersAgree(targets: readonly Target[], project: BenchProje
   log(`answers agree: ${scenarios.map((scenario) => `scenario ${scenario.id} ${scenario.expectedStatus}`).join(", ")} (app and reference)`);
 }
 
-function toMeasurement(rounds: TargetRun[]): Measurement {
-  const sorted = [...rounds].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond);
-  const median = sorted[Math.floor((sorted.length - 1) / 2)] as TargetRun;
-  return {
-    requestsPerSecond: median.requestsPerSecond,
-    cpuMsPerRequest: median.cpuMsPerRequest,
-    executionLogs: median.executionLogs,
-    loadGeneratorCpuShare: median.loadGeneratorCpuShare,
-    latencyMs: median.latencyMs,
-    responses: median.responses,
-    failures: rounds.reduce((sum, round) => sum + round.failures, 0),
-    statuses: median.statuses,
-    roundsRequestsPerSecond: rounds.map((round) => Math.round(round.requestsPerSecond)),
-  };
-}
-
-interface RunContext {
+interface RunContext extends MeasureContext {
   targets: readonly Target[];
   project: BenchProject;
   options: BenchOptions;
-  profileDir: string;
-  logs: ExecutionLogCounter;
 }
-
-/**
- * Waits until neither server is busy and the execution logs have stopped arriving: both share
- * core 0, PostgreSQL and Redis, so one target's after-response work must not slow the other.
- */
-async function settle(context: RunContext): Promise<{ count: number; lastChangeAt: number }> {
-  const [logs] = await Promise.all([context.logs.waitUntilSettled(), ...context.targets.map((candidate) => waitForIdle(candidate.process.pid))]);
-  if (!logs.settled) log("execution logs were still arriving after 2 minutes; measuring anyway");
-  await Promise.all(context.targets.map((candidate) => waitForIdle(candidate.process.pid)));
-  return logs;
-}
-
-type TargetRun = LoadResult & { cpuMsPerRequest: number | null; executionLogs: ExecutionLogLag | null; loadGeneratorCpuShare: number };
 
 /** One warmed-up measurement of one scenario against one target (profiled when a profiler is attached). */
-async function measureOnce(
-  context: RunContext,
-  target: Target,
-  scenario: Scenario,
-  run: { label: string; connections?: number; profileName?: string },
-): Promise<TargetRun> {
-  const { options } = context;
-  await settle(context);
-  const clientIps = clientIpPoolFor(options.maxRate, options.warmupSeconds + options.durationSeconds);
-  const loadOptions = {
-    baseUrl: target.baseUrl,
+function measureScenario(context: RunContext, target: Target, scenario: Scenario, run: { label: string; connections?: number; profileName?: string }): Promise<TargetRun> {
+  const load: LoadSpec = {
     path: invocationPath(context.project, scenario),
     method: scenario.method,
     body: scenario.body,
-    connections: run.connections ?? options.connections,
-    clientIps,
     expectedStatus: scenario.expectedStatus,
+    // Cache hits run no flow and write no log.
+    writesLogs: scenario.endpoint !== "cached",
   };
-  if (options.warmupSeconds > 0) {
-    log(`${run.label}: warm-up ${options.warmupSeconds} s`);
-    await runLoad({ ...loadOptions, durationSeconds: options.warmupSeconds });
-    await settle(context);
-  }
-  const logsBefore = await context.logs.count();
-  const profiler = run.profileName ? target.profiler : undefined;
-  await profiler?.start();
-  const ticksBefore = cpuTicks(target.process.pid);
-  const generatorBefore = process.cpuUsage();
-  const load = await runLoad({ ...loadOptions, durationSeconds: options.durationSeconds });
-  const generatorCpu = process.cpuUsage(generatorBefore);
-  // Near 1, autocannon (this process, one core) and not the server set the pace.
-  const loadGeneratorCpuShare = Math.round(((generatorCpu.user + generatorCpu.system) / 1e6 / load.durationSeconds) * 100) / 100;
-  const runEndedAt = Date.now();
-  const logsAtEnd = await context.logs.count();
-  // CPU the server spent on these requests, including their after-response work (execution logs):
-  // unlike requests/s it does not depend on how much of the core other processes took.
-  const caughtUp = await settle(context);
-  const ticksAfter = cpuTicks(target.process.pid);
-  const cpuMsPerRequest = ticksBefore !== null && ticksAfter !== null && load.responses > 0 ? ((ticksAfter - ticksBefore) * 1000) / CLOCK_TICKS_PER_SECOND / load.responses : null;
-  // Cache hits run no flow and write no log.
-  const executionLogs: ExecutionLogLag | null =
-    scenario.endpoint === "cached"
-      ? null
-      : {
-          writtenDuringRun: logsAtEnd - logsBefore,
-          catchUpSeconds: Math.round(Math.max(0, caughtUp.lastChangeAt - runEndedAt) / 100) / 10,
-          missing: Math.max(0, load.responses - (caughtUp.count - logsBefore)),
-        };
-  const result: TargetRun = { ...load, cpuMsPerRequest, executionLogs, loadGeneratorCpuShare };
-  if (profiler && run.profileName) {
-    const profile = await profiler.stop();
-    const file = path.join(context.profileDir, `${run.profileName}.cpuprofile`);
-    writeFileSync(file, JSON.stringify(profile));
-    const summary = summarizeCpuProfile(profile, `CPU profile of the ${target.name}, scenario ${scenario.id} (${file})`, target.name === "app" ? 25 : 12);
-    console.log(`\n${formatCpuProfileSummary(summary, target.name === "app" ? 20 : 10)}\n`);
-  }
-  const { p50, p95, p99 } = result.latencyMs;
-  log(
-    `${run.label}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${p50.toFixed(2)} ms, p95 ${p95.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, ` +
-      `CPU ${cpuMsPerRequest === null ? "?" : cpuMsPerRequest.toFixed(3)} ms/request` +
-      (executionLogs
-        ? `, execution logs: ${Math.round((executionLogs.writtenDuringRun / Math.max(1, load.responses)) * 100)} % written during the run, caught up ${executionLogs.catchUpSeconds} s later, ${executionLogs.missing} missing`
-        : "") +
-      `${result.failures > 0 ? `, ${result.failures} unexpected answers ${JSON.stringify(result.statuses)}` : ""} (${clientIps.size} client IPs, load generator ${Math.round(loadGeneratorCpuShare * 100)} % of its core)` +
-      (loadGeneratorCpuShare > 0.9 ? " — the load generator may be the limit here" : ""),
-  );
-  return result;
+  return measureOnce(context, target, load, run);
 }
 
 /** Peak throughput: every scenario against both targets, interleaved, `rounds` times; the median round is reported. */
@@ -310,7 +216,7 @@ async function measurePeaks(context: RunContext, scenarios: readonly Scenario[])
     for (const scenario of scenarios) {
       for (const target of context.targets) {
         const label = `scenario ${scenario.id}${options.rounds > 1 ? ` round ${round}` : ""} · ${target.name}`;
-        const result = await measureOnce(context, target, scenario, { label, profileName: `scenario-${scenario.id}-${target.name}-round-${round}` });
+        const result = await measureScenario(context, target, scenario, { label, profileName: `scenario-${scenario.id}-${target.name}-round-${round}` });
         const key = `${scenario.id}:${target.name}`;
         results.set(key, [...(results.get(key) ?? []), result]);
       }
@@ -333,7 +239,7 @@ async function measureUnloaded(context: RunContext, scenarios: readonly Scenario
     const measured: Measurement[] = [];
     for (const target of context.targets) {
       const label = `scenario ${scenario.id} · ${target.name}, ${connections} connection${connections === 1 ? "" : "s"}`;
-      measured.push(toMeasurement([await measureOnce(context, target, scenario, { label, connections })]));
+      measured.push(toMeasurement([await measureScenario(context, target, scenario, { label, connections })]));
     }
     addUnloaded(report, connections, measured[0] as Measurement, measured[1] as Measurement);
   }
@@ -374,6 +280,24 @@ async function main(): Promise<number> {
       // Servers on one core; workers beside the load generator on the other, the same for both targets.
       serverCore,
       workerCore: pinned ? LOAD_CORE : null,
+      machine,
+      code,
+      stamp,
+      appEnvironment,
+      freePort,
+      createDatabase,
+      keepWorkDir: () => (keepWorkDir = true),
+    });
+  }
+  if (options.records !== null) {
+    return runRecordsBench({
+      options,
+      log,
+      cleanup: cleanupState,
+      workDir,
+      pinned,
+      serverCore,
+      loadCore: pinned ? LOAD_CORE : null,
       machine,
       code,
       stamp,
@@ -463,7 +387,7 @@ async function main(): Promise<number> {
 
   const logs = await ExecutionLogCounter.connect(customerDatabaseUrl);
   cleanupState.closers.push(() => logs.close());
-  const context: RunContext = { targets, project, options, profileDir: workDir, logs };
+  const context: RunContext = { targets, project, options, profileDir: workDir, logs, log };
   const reports = await measurePeaks(context, scenarios);
   for (const target of targets) target.profiler?.close();
   console.log(`\n${formatTable(reports)}\n`);

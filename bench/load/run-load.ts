@@ -13,6 +13,10 @@ export interface LoadOptions {
   overallRate?: number;
   clientIps: ClientIpPool;
   expectedStatus: number;
+  /** Per request: the path to send instead of `path` (rotating query values). */
+  nextPath?: () => string;
+  /** Per request: extra headers (rotating API keys). */
+  nextHeaders?: () => Record<string, string>;
 }
 
 export interface LatencySummary {
@@ -86,6 +90,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(options.body === null ? {} : { body: options.body }),
     setupRequest: (built) => {
       built.headers["x-real-ip"] = options.clientIps.next();
+      if (options.nextHeaders) Object.assign(built.headers, options.nextHeaders());
+      if (options.nextPath) built.path = options.nextPath();
       return built;
     },
   };

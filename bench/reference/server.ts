@@ -15,7 +15,8 @@
  * - after the response: the execution-log INSERT into `_executions`.
  *
  * Configuration (environment): PORT, REDIS_URL, CUSTOMER_DATABASE_URL, BENCH_REFERENCE_CONFIG
- * (JSON: {projectId, endpoints: {cached|uncached|intake: {id, slug}}}).
+ * (JSON: {projectId, endpoints: {cached|uncached|intake: {id, slug}}}), KV_KEY_PREFIX (the app's,
+ * default "fp:").
  */
 import http from "node:http";
 import pg from "pg";
@@ -43,6 +44,8 @@ const config = JSON.parse(requiredEnv("BENCH_REFERENCE_CONFIG")) as ReferenceCon
 const port = Number(requiredEnv("PORT"));
 
 const redis = new Redis(requiredEnv("REDIS_URL"), { maxRetriesPerRequest: 0 });
+/** The app's key prefix (KV_KEY_PREFIX), so that both use the same keys. */
+const KEY_PREFIX = process.env.KV_KEY_PREFIX || "fp:";
 const pool = new pg.Pool({ connectionString: requiredEnv("CUSTOMER_DATABASE_URL"), max: 5, idleTimeoutMillis: 30_000 });
 pool.on("error", (error) => console.error("[reference] idle connection failed:", error.message));
 
@@ -51,7 +54,7 @@ const WINDOW_MS = 60_000;
 const limiter = new Ratelimit({
   redis: new UpstashRedis(new IoredisRequester(redis)),
   limiter: Ratelimit.slidingWindow(RATE_LIMIT, `${WINDOW_MS} ms`),
-  prefix: `fp:rl:${WINDOW_MS}`,
+  prefix: `${KEY_PREFIX}rl:${WINDOW_MS}`,
   timeout: 0,
   analytics: false,
   enableProtection: false,
@@ -60,8 +63,8 @@ const limiter = new Ratelimit({
 });
 
 const transform = compile(TICKETS_TRANSFORM);
-const GENERATION_KEY = `fp:c:prj-gen:${config.projectId}`;
-const CACHE_KEY = `fp:c:resp:${config.endpoints.cached.id}:ref:`;
+const GENERATION_KEY = `${KEY_PREFIX}c:prj-gen:${config.projectId}`;
+const CACHE_KEY = `${KEY_PREFIX}c:resp:${config.endpoints.cached.id}:ref:`;
 const JSON_TYPE = "application/json; charset=utf-8";
 const PREVIEW_MAX_CHARS = 2_000;
 

@@ -11,8 +11,8 @@ export interface ListRecordsOptions extends RecordServiceOptions {
 export interface RecordList {
   data: PublicRecord[];
   /**
-   * `total` is null when the query asked for no count (total=false). It counts at most 10,000
-   * matches: when more match, it is 10,000 and `totalCapped` is true (absent otherwise).
+   * `total` is null when the query asked for no count (total=false). It counts at most 1,000
+   * matches: when more match, it is 1,000 and `totalCapped` is true (absent otherwise).
    */
   meta: { page: number; perPage: number; total: number | null; totalCapped?: true };
 }

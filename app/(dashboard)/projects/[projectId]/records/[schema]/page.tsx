@@ -52,7 +52,7 @@ export default async function SchemaRecordsPage({ params, searchParams }: Props)
     problem = error.code === "bad_request" ? `This search is not valid: ${error.issues?.[0]?.message ?? error.message}.` : `Your database could not be read: ${error.message}.`;
   }
   const total = list?.meta.total ?? 0;
-  // Past 10,000 matches the count stops (list-records.ts): say "at least".
+  // Past 1,000 matches the count stops (list-records.ts): say "at least".
   const more = list?.meta.totalCapped ? "+" : "";
   const pageNumber = list?.meta.page ?? 1;
   const pages = Math.max(1, Math.ceil(total / 25));
