@@ -50,6 +50,7 @@ import { runSoak } from "./soak";
 import { InspectorProfiler } from "./inspector-profiler";
 import { ExecutionLogCounter } from "./execution-log-counter";
 import { runAutomationBench } from "./automations/run-automation-bench";
+import type { BenchModeContext } from "./bench-mode-context";
 import { runRecordsBench } from "./records/run-records-bench";
 
 const SERVER_CORE = 0;
@@ -270,42 +271,27 @@ async function main(): Promise<number> {
   const serverCore = pinned ? SERVER_CORE : null;
 
   const stamp = `${Date.now()}`;
+  const modeContext: BenchModeContext = {
+    options,
+    log,
+    cleanup: cleanupState,
+    workDir,
+    pinned,
+    serverCore,
+    machine,
+    code,
+    stamp,
+    appEnvironment,
+    freePort,
+    createDatabase,
+    keepWorkDir: () => (keepWorkDir = true),
+  };
   if (options.automations) {
-    return runAutomationBench({
-      options,
-      log,
-      cleanup: cleanupState,
-      workDir,
-      pinned,
-      // Servers on one core; workers beside the load generator on the other, the same for both targets.
-      serverCore,
-      workerCore: pinned ? LOAD_CORE : null,
-      machine,
-      code,
-      stamp,
-      appEnvironment,
-      freePort,
-      createDatabase,
-      keepWorkDir: () => (keepWorkDir = true),
-    });
+    // Servers on one core; workers beside the load generator on the other, the same for both targets.
+    return runAutomationBench({ ...modeContext, workerCore: pinned ? LOAD_CORE : null });
   }
   if (options.records !== null) {
-    return runRecordsBench({
-      options,
-      log,
-      cleanup: cleanupState,
-      workDir,
-      pinned,
-      serverCore,
-      loadCore: pinned ? LOAD_CORE : null,
-      machine,
-      code,
-      stamp,
-      appEnvironment,
-      freePort,
-      createDatabase,
-      keepWorkDir: () => (keepWorkDir = true),
-    });
+    return runRecordsBench({ ...modeContext, loadCore: pinned ? LOAD_CORE : null });
   }
   const platformDatabase = `${options.databasePrefix}_platform_${stamp}`;
   const customerDatabase = `${options.databasePrefix}_customer_${stamp}`;

@@ -13,10 +13,10 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cpuTicks, startProcess, tailOfLog, waitForHttp, waitForIdle, type ManagedProcess } from "../processes";
 import { databaseUrl, REDIS_URL } from "../infrastructure";
-import type { BenchOptions } from "../options";
+import type { BenchModeContext } from "../bench-mode-context";
 import { InspectorProfiler } from "../inspector-profiler";
 import { formatCpuProfileSummary, summarizeCpuProfile } from "../summarize-cpu-profile";
-import { writeReport, type BenchReport } from "../report";
+import { writeReport } from "../report";
 import {
   AUTOMATION_TARGETS,
   formatAutomationSummary,
@@ -44,23 +44,8 @@ const MIN_ANSWERED_SHARE = 0.95;
 /** The step-down stops here. */
 const MIN_RATE = 20;
 
-export interface AutomationBenchContext {
-  options: BenchOptions;
-  log: (line: string) => void;
-  /** Processes, databases, Redis patterns and closers the caller cleans up, whatever happens. */
-  cleanup: { databases: string[]; redisPatterns: string[]; processes: ManagedProcess[]; closers: Array<() => Promise<void>> };
-  workDir: string;
-  pinned: boolean;
-  serverCore: number | null;
+export interface AutomationBenchContext extends BenchModeContext {
   workerCore: number | null;
-  machine: Omit<BenchReport["machine"], "loadAverageAtEnd">;
-  code: BenchReport["code"];
-  stamp: string;
-  appEnvironment: (port: number, platformDatabase: string, dataDir: string) => NodeJS.ProcessEnv;
-  freePort: () => Promise<number>;
-  createDatabase: (name: string) => Promise<void>;
-  /** Keeps the work directory (logs, CPU profiles) after a successful run. */
-  keepWorkDir: () => void;
 }
 
 interface EventTarget {

@@ -16,9 +16,9 @@ import { databaseUrl, REDIS_URL } from "../infrastructure";
 import { InspectorProfiler } from "../inspector-profiler";
 import { clientIpPoolFor } from "../load/client-ips";
 import { measureOnce, toMeasurement, type LoadSpec, type MeasureContext, type MeasuredTarget, type TargetRun } from "../measure";
-import type { BenchOptions } from "../options";
-import { startProcess, waitForHttp, type ManagedProcess } from "../processes";
-import { writeReport, type BenchReport } from "../report";
+import type { BenchModeContext } from "../bench-mode-context";
+import { startProcess, waitForHttp } from "../processes";
+import { writeReport } from "../report";
 import { ownerCount, ownerName } from "./records-fixtures";
 import {
   addRecordsUnloaded,
@@ -41,23 +41,8 @@ import { appStatements, valuesFor, type QueryName } from "./records-statements";
 import { setupRecordsProject, type RecordsBenchProject } from "./setup-records-project";
 import { stopActiveImport } from "./stream-import";
 
-export interface RecordsBenchContext {
-  options: BenchOptions;
-  log: (line: string) => void;
-  /** Processes, databases, Redis patterns and closers the caller cleans up, whatever happens. */
-  cleanup: { databases: string[]; redisPatterns: string[]; processes: ManagedProcess[]; closers: Array<() => Promise<void>> };
-  workDir: string;
-  pinned: boolean;
-  serverCore: number | null;
+export interface RecordsBenchContext extends BenchModeContext {
   loadCore: number | null;
-  machine: Omit<BenchReport["machine"], "loadAverageAtEnd">;
-  code: BenchReport["code"];
-  stamp: string;
-  appEnvironment: (port: number, platformDatabase: string, dataDir: string) => NodeJS.ProcessEnv;
-  freePort: () => Promise<number>;
-  createDatabase: (name: string) => Promise<void>;
-  /** Keeps the work directory (logs, CPU profiles) after a successful run. */
-  keepWorkDir: () => void;
 }
 
 interface Target extends MeasuredTarget {
