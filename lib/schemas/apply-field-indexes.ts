@@ -4,8 +4,8 @@ import type { RecordStore } from "@/lib/records/record-store";
 /**
  * Creates the indexes of `indexed` fields one by one. When one cannot be created (a timeout, the
  * database unreachable), the ones created by this call are dropped again and the error is rethrown.
- * Building an index reads the whole collection: seconds per million records, during which writes
- * to the collection wait (PostgreSQL and PGlite).
+ * Building an index reads the whole collection: seconds per million records (on a PostgreSQL
+ * server writes go on meanwhile: the store builds it concurrently).
  */
 export async function createFieldIndexes(store: RecordStore, collection: string, fields: readonly string[], signal?: AbortSignal): Promise<void> {
   const created: string[] = [];

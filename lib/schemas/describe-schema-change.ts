@@ -49,7 +49,7 @@ export function describeSchemaChange(before: SchemaDefinition, after: SchemaDefi
   }
   for (const field of uniqueIndexesCreated) notes.push(`Field "${field}" becomes unique: an index is created; it fails if records already share a value.`);
   for (const field of uniqueIndexesDropped) notes.push(`Field "${field}" is no longer unique: its index is dropped.`);
-  for (const field of fieldIndexesCreated) notes.push(`Field "${field}" is indexed: the index is built now (about a second per 100,000 records; writes to this collection wait meanwhile).`);
+  for (const field of fieldIndexesCreated) notes.push(`Field "${field}" is indexed: the index is built now (about a second per 100,000 records).`);
   for (const field of fieldIndexesDropped) notes.push(`Field "${field}" is no longer indexed: its index is dropped, and filters or sorts on it read the whole collection again.`);
   return {
     addedFields,

@@ -133,6 +133,20 @@ for (const backend of backends) {
       expect(await plan("plain", { where: [{ field: "title", op: "in", value: ["Ticket 7", "Ticket 9"] }] })).toContain(uniqueIndexName("plain", "title"));
     });
 
+    it.runIf(backend.name === "PostgreSQL")("rebuilds an index that a failed concurrent build left invalid", async () => {
+      const name = fieldIndexName("tickets", "owner");
+      const validity = async () => {
+        const result = await executor.query("SELECT indisvalid AS valid FROM pg_index WHERE indexrelid = $1::regclass", [`flowpoint_records.${name}`], AbortSignal.timeout(10_000));
+        return result.rows[0]?.valid;
+      };
+      // What a cancelled CREATE INDEX CONCURRENTLY leaves behind (the test role is a superuser).
+      await executor.query("UPDATE pg_index SET indisvalid = false WHERE indexrelid = $1::regclass", [`flowpoint_records.${name}`], AbortSignal.timeout(10_000));
+      expect(await validity()).toBe(false);
+      await store.ensureFieldIndex("tickets", "owner");
+      expect(await validity()).toBe(true);
+      expect(await plan("tickets", { where: [{ field: "owner", op: "eq", value: "owner_7" }], limit: 100 })).toContain(name);
+    });
+
     it("serves ranges and lists of values", async () => {
       expect(await plan("tickets", { where: [{ field: "priority", op: "gte", value: 995 }] })).toContain(fieldIndexName("tickets", "priority"));
       expect(await plan("tickets", { where: [{ field: "owner", op: "in", value: ["owner_1", "owner_2"] }] })).toContain(fieldIndexName("tickets", "owner"));

@@ -205,6 +205,17 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     return result.rows[0]?.value;
   }
 
+  async function dropInvalidIndex(name: string, deadline: Deadline): Promise<void> {
+    const result = await query(
+      "SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
+      [RECORDS_SCHEMA, name],
+      deadline,
+    );
+    if (result.rows[0] && result.rows[0].valid === false) {
+      await query(`DROP INDEX CONCURRENTLY IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(name)}`, [], deadline);
+    }
+  }
+
   async function selectOwner(deadline: Deadline): Promise<DatabaseOwner | null> {
     const result = await read(() => executor.query(SELECT_OWNER, [], deadline.signal), { rows: [], rowCount: 0 });
     return toDatabaseOwner(result.rows[0]);
@@ -384,7 +395,13 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       return operation(opts, async (deadline) => {
         if (isSystemField(field)) return;
         const table = qualifiedTable(collection);
-        const sql = `CREATE INDEX IF NOT EXISTS ${quoteIdentifier(fieldIndexName(collection, field))} ON ${table} (${fieldIndexColumns(field)})`;
+        const name = fieldIndexName(collection, field);
+        // On a server, writes to the collection go on while the index is built (CONCURRENTLY). A build
+        // that failed or was cancelled leaves an invalid index behind, which IF NOT EXISTS would keep:
+        // it is dropped first. PGlite serves one connection: there is nobody to let through.
+        const concurrently = options.kind === "postgres";
+        if (concurrently) await dropInvalidIndex(name, deadline);
+        const sql = `CREATE INDEX ${concurrently ? "CONCURRENTLY " : ""}IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (${fieldIndexColumns(field)})`;
         await write(collection, deadline, () => createIdempotently(() => query(sql, [], deadline)));
         // Statistics on the index's keys are what let the planner tell a filter that matches most
         // records from one that matches a few; gather them now rather than at the next autovacuum.
