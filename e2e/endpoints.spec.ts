@@ -78,7 +78,7 @@ test("endpoint builder: a GET endpoint with a query and a transform, test-run, s
   await transform.getByLabel("Expression").fill("{count: length(steps.tickets), titles: steps.tickets[].title}");
 
   // The test run: each step's result and the rendered response, with the warning that it runs for real.
-  await expect(page.getByRole("note")).toContainText("Test runs run for real");
+  await expect(page.getByRole("note").filter({ hasText: "Test runs run for real" })).toBeVisible();
   await page.getByRole("button", { name: "Run test" }).click();
   const result = page.getByRole("region", { name: "Test run result" });
   await expect(result).toBeVisible();
