@@ -315,10 +315,11 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const patch = prepareChanges(changes, new Date());
       const outbox = opts?.outbox;
       return operation(opts, async (deadline): Promise<UpdateResult> => {
+        const hasFieldIndex = await fieldIndexesFor(collection, conditions);
         const params = new SqlParams();
         const table = qualifiedTable(collection);
         // The row is locked while it is read, so `previous` is exactly what the update replaced.
-        const target = `SELECT id, doc FROM ${table} WHERE ${whereSql({ where: conditions }, params)} ORDER BY ${DEFAULT_ORDER} LIMIT 1 FOR UPDATE`;
+        const target = `SELECT id, doc FROM ${table} WHERE ${whereSql({ where: conditions }, params, hasFieldIndex)} ORDER BY ${DEFAULT_ORDER} LIMIT 1 FOR UPDATE`;
         const update =
           `UPDATE ${table} AS updated SET doc = updated.doc || ${params.json(patch)} FROM target WHERE updated.id = target.id ` +
           `RETURNING target.doc AS previous, updated.doc AS record`;
@@ -343,8 +344,9 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const conditions = checkConditions(where);
       const outbox = opts?.outbox;
       return operation(opts, async (deadline) => {
+        const hasFieldIndex = await fieldIndexesFor(collection, conditions);
         const params = new SqlParams();
-        const remove = `DELETE FROM ${qualifiedTable(collection)} WHERE ${whereSql({ where: conditions }, params)}`;
+        const remove = `DELETE FROM ${qualifiedTable(collection)} WHERE ${whereSql({ where: conditions }, params, hasFieldIndex)}`;
         if (!outbox) {
           const result = await read(() => query(remove, params.values, deadline), { rows: [], rowCount: 0 });
           return result.rowCount;
