@@ -1,6 +1,7 @@
 import type { CheckedCondition, CheckedMatch, CheckedSearch } from "../check-query";
 import { isStorableValue } from "../normalize-document";
 import { TEXT_PREFIX_LENGTH, TYPE_RANK, jsonOf, numberKey, textKey, textOf, textPrefixKey, typeRankKey } from "./field-keys";
+import { isSystemField } from "../record-names";
 
 /** Collects parameter values and hands out their $n placeholders. */
 export class SqlParams {
@@ -24,7 +25,7 @@ export class SqlParams {
  */
 export type HasFieldIndex = (field: string) => boolean;
 
-const NO_FIELD_INDEXES: HasFieldIndex = () => false;
+export const NO_FIELD_INDEXES: HasFieldIndex = () => false;
 
 /** `%text%` for ILIKE with the LIKE wildcards and the escape character taken literally. */
 export function likePattern(text: string): string {
@@ -58,9 +59,6 @@ function notEquals(field: string, value: unknown, params: SqlParams): string {
   return `${jsonOf(field)} IS DISTINCT FROM ${params.json(value)}`;
 }
 
-/** Fields with columns or indexes of their own, never written in a field index's keys. */
-const SYSTEM_COLUMNS: ReadonlySet<string> = new Set(["id", "createdAt", "updatedAt"]);
-
 const COMPARATORS = { gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
 
 function compare(field: string, op: keyof typeof COMPARATORS, value: string | number, params: SqlParams): string {
@@ -92,10 +90,6 @@ function contains(field: string, text: string, params: SqlParams): string {
   return `(jsonb_typeof(${jsonOf(field)}) = 'string' AND ${textOf(field)} ILIKE ${pattern} ESCAPE '\\')`;
 }
 
-function codePoints(text: string): string[] {
-  return Array.from(text);
-}
-
 /** `eq` in an indexed field's keys: the same matches as equals(). */
 function equalsIndexed(field: string, value: unknown, params: SqlParams): string {
   if (!isStorableValue(value)) return "FALSE";
@@ -103,7 +97,7 @@ function equalsIndexed(field: string, value: unknown, params: SqlParams): string
   if (typeof value === "number") return `(${typeRankKey(field)} = ${TYPE_RANK.number} AND ${numberKey(field)} = ${params.json(value)}::numeric)`;
   if (typeof value === "string") {
     const head = `${typeRankKey(field)} = ${TYPE_RANK.string} AND ${numberKey(field)} IS NULL`;
-    const characters = codePoints(value);
+    const characters = Array.from(value);
     // A text shorter than the prefix equals a value exactly when it equals the value's prefix.
     if (characters.length < TEXT_PREFIX_LENGTH) return `(${head} AND ${textPrefixKey(field)} = ${params.add(value)})`;
     return `(${head} AND ${textPrefixKey(field)} = ${params.add(characters.slice(0, TEXT_PREFIX_LENGTH).join(""))} AND ${textKey(field)} = ${params.add(value)})`;
@@ -118,7 +112,7 @@ const PREFIX_COMPARATORS = { gt: ">=", gte: ">=", lt: "<=", lte: "<=" } as const
 function compareIndexed(field: string, op: keyof typeof COMPARATORS, value: string | number, params: SqlParams): string {
   if (typeof value === "number") return `(${typeRankKey(field)} = ${TYPE_RANK.number} AND ${numberKey(field)} ${COMPARATORS[op]} ${params.json(value)}::numeric)`;
   const head = `${typeRankKey(field)} = ${TYPE_RANK.string} AND ${numberKey(field)} IS NULL`;
-  const characters = codePoints(value);
+  const characters = Array.from(value);
   // Against a value shorter than the prefix, a text compares as its prefix does; a longer value
   // narrows by the prefix (not strictly) and then compares whole texts.
   if (characters.length < TEXT_PREFIX_LENGTH) return `(${head} AND ${textPrefixKey(field)} ${COMPARATORS[op]} ${params.add(value)})`;
@@ -148,7 +142,8 @@ function indexedConditionSql(condition: CheckedCondition, params: SqlParams): st
 }
 
 export function conditionSql(condition: CheckedCondition, params: SqlParams, hasFieldIndex: HasFieldIndex = NO_FIELD_INDEXES): string {
-  if (!SYSTEM_COLUMNS.has(condition.field) && hasFieldIndex(condition.field)) {
+  // System fields have columns or indexes of their own, never a field index's keys.
+  if (!isSystemField(condition.field) && hasFieldIndex(condition.field)) {
     const indexed = indexedConditionSql(condition, params);
     if (indexed !== undefined) return indexed;
   }

@@ -8,7 +8,7 @@ import { assertCollectionName, assertFieldName, isSystemField } from "../record-
 import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
 import { orderBySql } from "./build-order-by";
-import { SqlParams, scalarGuard, whereSql, type HasFieldIndex } from "./build-where";
+import { NO_FIELD_INDEXES, SqlParams, scalarGuard, whereSql, type HasFieldIndex } from "./build-where";
 import { fieldIndexColumns } from "./field-keys";
 import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
 import type { SqlExecutor } from "./sql-executor";
@@ -31,7 +31,6 @@ const CREATION_ATTEMPTS = 3;
  */
 const INDEX_CATALOG_MAX_AGE_MS = 30_000;
 const INDEX_CATALOG_TIMEOUT_MS = 10_000;
-const NO_FIELD_INDEXES: HasFieldIndex = () => false;
 /** Operators an indexed field's keys serve (build-where.ts). */
 const INDEX_SERVED_OPS: ReadonlySet<string> = new Set(["eq", "in", "gt", "gte", "lt", "lte"]);
 
