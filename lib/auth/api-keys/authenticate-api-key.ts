@@ -29,6 +29,22 @@ export function toAuthenticatedApiKey(row: { id: string; projectId: string; perm
   return { id: row.id, projectId: row.projectId, permissions: row.permissions.filter(isPermission) };
 }
 
+function usedKey(key: AuthenticatedApiKey): AuthenticatedApiKey {
+  touchLastUsed(key.id);
+  return key;
+}
+
+/**
+ * A presented key among the live keys of the project the call is for (its runtime), synchronously
+ * and without a platform read; null when it is malformed or not there (authenticateApiKey then
+ * looks further).
+ */
+export function findLiveApiKey(presented: string, projectKeys: ReadonlyMap<string, AuthenticatedApiKey>): AuthenticatedApiKey | null {
+  if (!isWellFormedApiKey(presented)) return null;
+  const known = projectKeys.get(hashApiKey(presented));
+  return known ? usedKey(known) : null;
+}
+
 /**
  * Resolves a presented key to its project and permissions, or null when it is malformed, unknown or
  * revoked. `projectKeys` are the live keys of the project the call is for, by hash (its runtime,
@@ -39,10 +55,7 @@ export async function authenticateApiKey(presented: string, projectKeys?: Readon
   if (!isWellFormedApiKey(presented)) return null;
   const hash = hashApiKey(presented);
   const known = projectKeys?.get(hash);
-  if (known) {
-    touchLastUsed(known.id);
-    return known;
-  }
+  if (known) return usedKey(known);
   const db = await getPlatformDb();
   const [row] = await db
     .select({ id: apiKeys.id, projectId: apiKeys.projectId, keyHash: apiKeys.keyHash, permissions: apiKeys.permissions, revokedAt: apiKeys.revokedAt })
@@ -51,6 +64,5 @@ export async function authenticateApiKey(presented: string, projectKeys?: Readon
     .limit(1);
   if (!row || row.revokedAt) return null;
   if (!timingSafeEqual(Buffer.from(row.keyHash, "hex"), Buffer.from(hash, "hex"))) return null;
-  touchLastUsed(row.id);
-  return toAuthenticatedApiKey(row);
+  return usedKey(toAuthenticatedApiKey(row));
 }

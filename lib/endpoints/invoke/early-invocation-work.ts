@@ -1,7 +1,5 @@
-import { hashApiKey, isWellFormedApiKey } from "@/lib/auth/api-keys/api-key-format";
-import { getClientIp } from "@/lib/http/client-ip";
-import { readBearerToken } from "@/lib/http/authenticate-request";
 import type { EndpointAuthMode, EndpointDefinition } from "../endpoint-definition";
+import { callerFromRuntime, type InvocationCaller } from "./authenticate-caller";
 import type { ProjectRuntime } from "./project-runtime";
 import { rateLimitCaller } from "./rate-limit-caller";
 import { readCachedResponse, responseCacheKey, type CachedResponse } from "./response-cache";
@@ -16,26 +14,15 @@ import { readCachedResponse, responseCacheKey, type CachedResponse } from "./res
  * extra count in the old window, nothing else).
  */
 export interface EarlyInvocationWork {
+  /** The runtime the work was started from: while it is still the current one, so is the caller. */
+  runtime: ProjectRuntime;
+  /** callerFromRuntime's answer: no early work for callers it cannot tell (end users). */
+  caller: InvocationCaller;
   endpointId: string;
   auth: EndpointAuthMode;
-  subject: string;
   rateHeaders: Promise<Record<string, string>>;
   cacheKey: string | null;
   cached: Promise<CachedResponse | null> | null;
-}
-
-/**
- * Who the rate limit counts, when the runtime alone can tell: the client IP on public endpoints, a
- * key this runtime holds (with endpoints.invoke) on API key endpoints. End users need their token
- * verified against the database: no early work for them.
- */
-function knownSubject(request: Request, definition: EndpointDefinition, runtime: ProjectRuntime): string | null {
-  if (definition.auth === "public") return `ip:${getClientIp(request)}`;
-  if (definition.auth !== "api_key") return null;
-  const token = readBearerToken(request);
-  if (!token || !isWellFormedApiKey(token)) return null;
-  const key = runtime.apiKeys.get(hashApiKey(token));
-  return key && key.projectId === definition.projectId && key.permissions.includes("endpoints.invoke") ? `key:${key.id}` : null;
 }
 
 /** Starts the early work, or answers null when this instance holds no runtime that names the endpoint and its caller. */
@@ -44,18 +31,18 @@ export function startEarlyInvocationWork(request: Request, url: URL, slug: strin
   const endpoint = runtime.routes.get(`${request.method} ${slug}`);
   if (!endpoint) return null;
   const { definition } = endpoint;
-  const subject = knownSubject(request, definition, runtime);
-  if (subject === null) return null;
-  const rateHeaders = rateLimitCaller({ endpointId: definition.id, auth: definition.auth, subject });
+  const caller = callerFromRuntime(request, definition, runtime);
+  if (caller === null) return null;
+  const rateHeaders = rateLimitCaller({ endpointId: definition.id, auth: definition.auth, subject: caller.subject });
   // Awaited only when it still applies; a 429 for a call that then goes another way is dropped.
   rateHeaders.catch(() => undefined);
   const cacheKey = endpoint.cacheable ? responseCacheKey(definition.id, definition.version, url.search) : null;
   const cached = cacheKey === null ? null : readCachedResponse(cacheKey);
   cached?.catch(() => undefined);
-  return { endpointId: definition.id, auth: definition.auth, subject, rateHeaders, cacheKey, cached };
+  return { runtime, caller, endpointId: definition.id, auth: definition.auth, rateHeaders, cacheKey, cached };
 }
 
 /** Whether the early rate limit was counted for this endpoint and caller (its cache lookup also needs the same cache key). */
 export function earlyWorkApplies(early: EarlyInvocationWork | null, definition: EndpointDefinition, subject: string): early is EarlyInvocationWork {
-  return early !== null && early.endpointId === definition.id && early.auth === definition.auth && early.subject === subject;
+  return early !== null && early.endpointId === definition.id && early.auth === definition.auth && early.caller.subject === subject;
 }

@@ -143,7 +143,7 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     const definition = endpoint.definition;
     corsGrant = corsHeaders(request.headers.get("origin"), definition.allowedOrigins, [...Object.keys(definition.response.headers), "x-execution-id"]);
 
-    const caller = await authenticateCaller(request, definition, runtime);
+    const caller = await authenticateCaller(request, definition, runtime, early?.runtime === runtime ? early.caller : undefined);
     const earlyApplies = earlyWorkApplies(early, definition, caller.subject);
     const rateHeaders = earlyApplies ? await early.rateHeaders : await rateLimitCaller({ endpointId: definition.id, auth: definition.auth, subject: caller.subject });
     const common = { ...corsGrant, ...rateHeaders };
