@@ -120,7 +120,7 @@ BullMQ reference (bench/reference/automation-reference.ts); results in bench/res
   --project-slots N   run slots per project in the worker (default: the app's PROJECT_CONCURRENCY)
   --embedded-worker   the app works the queue itself (no separate worker, no kill check)
   --skip-reference    measure the app only (experiments; the ratio target is then not judged)
-  --kv-prefix P       the app's KV_KEY_PREFIX (default fpbench<ts>:), deleted afterwards
+  --kv-prefix P       the app's KV_KEY_PREFIX (default fpinvbench / fpbench / fprecbench + <ts>:), deleted afterwards
 
 Records at scale (issue 11): N tickets imported through the NDJSON import route, then scenarios 1-4 and
 five query scenarios against the app, the same-work reference (1-4) and a plain node:http + pg floor

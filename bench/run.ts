@@ -50,7 +50,7 @@ import { runSoak } from "./soak";
 import { InspectorProfiler } from "./inspector-profiler";
 import { ExecutionLogCounter } from "./execution-log-counter";
 import { runAutomationBench } from "./automations/run-automation-bench";
-import type { BenchModeContext } from "./bench-mode-context";
+import type { BenchModeContext, BenchStores } from "./bench-mode-context";
 import { runRecordsBench } from "./records/run-records-bench";
 
 const SERVER_CORE = 0;
@@ -271,6 +271,17 @@ async function main(): Promise<number> {
   const serverCore = pinned ? SERVER_CORE : null;
 
   const stamp = `${Date.now()}`;
+  const provisionStores = async (keyPrefixStem: string): Promise<BenchStores> => {
+    const platformDatabase = `${options.databasePrefix}_platform_${stamp}`;
+    const customerDatabase = `${options.databasePrefix}_customer_${stamp}`;
+    cleanupState.databases.push(platformDatabase);
+    await createDatabase(platformDatabase);
+    cleanupState.databases.push(customerDatabase);
+    await createDatabase(customerDatabase);
+    const keyPrefix = options.kvPrefix ?? `${keyPrefixStem}${stamp}:`;
+    cleanupState.redisPatterns.push(`${keyPrefix}*`);
+    return { platformDatabase, customerDatabase, keyPrefix };
+  };
   const modeContext: BenchModeContext = {
     options,
     log,
@@ -284,6 +295,7 @@ async function main(): Promise<number> {
     appEnvironment,
     freePort,
     createDatabase,
+    provisionStores,
     keepWorkDir: () => (keepWorkDir = true),
   };
   if (options.automations) {
@@ -293,16 +305,11 @@ async function main(): Promise<number> {
   if (options.records !== null) {
     return runRecordsBench({ ...modeContext, loadCore: pinned ? LOAD_CORE : null });
   }
-  const platformDatabase = `${options.databasePrefix}_platform_${stamp}`;
-  const customerDatabase = `${options.databasePrefix}_customer_${stamp}`;
-  cleanupState.databases.push(platformDatabase);
-  await createDatabase(platformDatabase);
-  cleanupState.databases.push(customerDatabase);
-  await createDatabase(customerDatabase);
-  log(`databases ${platformDatabase}, ${customerDatabase} created; logs in ${workDir}`);
+  const { platformDatabase, customerDatabase, keyPrefix } = await provisionStores("fpinvbench");
+  log(`databases ${platformDatabase}, ${customerDatabase} created; Redis key prefix ${keyPrefix}; logs in ${workDir}`);
 
   const [appPort, referencePort] = [await freePort(), await freePort()];
-  const env = appEnvironment(appPort, platformDatabase, path.join(workDir, "data"));
+  const env: NodeJS.ProcessEnv = { ...appEnvironment(appPort, platformDatabase, path.join(workDir, "data")), KV_KEY_PREFIX: keyPrefix };
   // With --cpu-prof both servers open an inspector on a random local port; measured runs are profiled through it.
   const inspect = options.cpuProfile ? ["--inspect=127.0.0.1:0"] : [];
   const app = startProcess({

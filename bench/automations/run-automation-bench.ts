@@ -543,15 +543,8 @@ async function startReference(
 }
 
 export async function runAutomationBench(context: AutomationBenchContext): Promise<number> {
-  const { options, log, cleanup, workDir, stamp } = context;
-  const platformDatabase = `${options.databasePrefix}_platform_${stamp}`;
-  const customerDatabase = `${options.databasePrefix}_customer_${stamp}`;
-  cleanup.databases.push(platformDatabase);
-  await context.createDatabase(platformDatabase);
-  cleanup.databases.push(customerDatabase);
-  await context.createDatabase(customerDatabase);
-  const keyPrefix = options.kvPrefix ?? `fpbench${stamp}:`;
-  cleanup.redisPatterns.push(`${keyPrefix}*`);
+  const { options, log, cleanup, workDir } = context;
+  const { platformDatabase, customerDatabase, keyPrefix } = await context.provisionStores("fpbench");
   log(`databases ${platformDatabase}, ${customerDatabase} created; Redis key prefix ${keyPrefix}; logs in ${workDir}`);
 
   const [appPort, referencePort] = [await context.freePort(), await context.freePort()];

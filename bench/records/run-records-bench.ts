@@ -249,16 +249,9 @@ async function measureAll(run: Run, scenarios: readonly RecordsScenario[]): Prom
 }
 
 export async function runRecordsBench(context: RecordsBenchContext): Promise<number> {
-  const { options, log, cleanup, workDir, stamp } = context;
+  const { options, log, cleanup, workDir } = context;
   const tickets = options.records as number;
-  const platformDatabase = `${options.databasePrefix}_platform_${stamp}`;
-  const customerDatabase = `${options.databasePrefix}_customer_${stamp}`;
-  cleanup.databases.push(platformDatabase);
-  await context.createDatabase(platformDatabase);
-  cleanup.databases.push(customerDatabase);
-  await context.createDatabase(customerDatabase);
-  const keyPrefix = options.kvPrefix ?? `fprecbench${stamp}:`;
-  cleanup.redisPatterns.push(`${keyPrefix}*`);
+  const { platformDatabase, customerDatabase, keyPrefix } = await context.provisionStores("fprecbench");
   cleanup.closers.push(async () => stopActiveImport());
   log(`records benchmark, ${tickets.toLocaleString("en")} tickets: databases ${platformDatabase}, ${customerDatabase}; Redis key prefix ${keyPrefix}; logs in ${workDir}`);
 
