@@ -1,5 +1,5 @@
 import { AppError, isAppError } from "@/lib/errors";
-import type { OperationOptions } from "./record-store";
+import type { OperationOptions } from "./operation-options";
 
 /**
  * One database, one project. A customer database holds the records, end users and execution logs

@@ -24,8 +24,10 @@
  * - contains: text; a case-insensitive substring of a text field (wildcards are literal).
  */
 import type { ClaimOptions, DatabaseOwner, OwnershipClaim } from "./database-owner";
+import type { OperationOptions } from "./operation-options";
 
 export type { ClaimOptions, DatabaseOwner, OwnershipClaim } from "./database-owner";
+export type { OperationOptions } from "./operation-options";
 
 export type FilterOp = "eq" | "ne" | "gt" | "gte" | "lt" | "lte" | "in" | "contains";
 
@@ -45,17 +47,6 @@ export interface FieldCondition {
 export interface SortSpec {
   field: string;
   direction: "asc" | "desc";
-}
-
-export interface OperationOptions {
-  /**
-   * Cuts the operation off (run budget); the store answers AppError("timeout") at once and stops
-   * the work on the server where it can (PostgreSQL: the statement is cancelled). A write that
-   * times out may or may not have been applied.
-   */
-  signal?: AbortSignal;
-  /** Upper bound for this one operation in milliseconds (default 30 000). */
-  timeoutMs?: number;
 }
 
 export interface MatchQuery extends OperationOptions {

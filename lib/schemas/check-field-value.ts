@@ -1,4 +1,4 @@
-import type { FieldDefinition, FieldOfType } from "./schema-definition";
+import type { FieldDefinition, FieldOfType } from "./field-definition";
 import { compilePattern } from "./pattern-safety";
 import { FIELD_LIMITS } from "./field-limits";
 
