@@ -31,7 +31,7 @@ export interface StepDraft {
   name: string;
   enabled: boolean;
   continueOnError: boolean;
-  /** The kind's own scalar settings, as text or booleans; see SETTING_KINDS for their conversion. */
+  /** The kind's own scalar settings, as text or lists of text; see DRAFT_RULES for their conversion. */
   settings: Record<string, string | string[]>;
   /** `headers` (http, webhook) or `values` (create, update). */
   rows: RowDraft[];
@@ -64,21 +64,33 @@ export function newKey(prefix: string): string {
   return `${typeof window === "undefined" ? "s" : "c"}-${prefix}-${counter}`;
 }
 
-/** Which map setting a kind edits as rows. */
-export function rowsSetting(type: StepKind): "headers" | "values" | null {
-  if (type === "http" || type === "webhook") return "headers";
-  if (type === "create" || type === "update") return "values";
-  return null;
+/** How the editor holds a kind's settings where they are not plain text. */
+interface DraftRules {
+  /** The map setting edited as rows. */
+  rows?: "headers" | "values";
+  /** Edited as condition checks. */
+  checks?: true;
+  /** Numbers in the API, text in the editor ("" = absent, or null when nullable). */
+  numbers?: Record<string, "required" | "nullable">;
+  /** Lists of strings. */
+  lists?: readonly string[];
+  /** Text settings whose empty value means none (null). */
+  emptyIsNull?: readonly string[];
+  /** The output is always null, so a new step gets no output name. */
+  noOutput?: true;
 }
 
-/** Settings that are numbers in the API and text in the editor ("" = absent or null). */
-const NUMBER_SETTINGS: Partial<Record<StepKind, Record<string, "required" | "nullable">>> = {
-  query: { limit: "required" },
-  condition: { stopStatus: "nullable" },
+/** Every kind's rules: a kind without an entry fails the type check. */
+const DRAFT_RULES: Readonly<Record<StepKind, DraftRules>> = {
+  query: { numbers: { limit: "required" }, lists: ["expand"], emptyIsNull: ["sort"] },
+  transform: {},
+  condition: { checks: true, numbers: { stopStatus: "nullable" }, emptyIsNull: ["stopBody"], noOutput: true },
+  create: { rows: "values" },
+  update: { rows: "values" },
+  http: { rows: "headers" },
+  webhook: { rows: "headers", noOutput: true },
+  email: { emptyIsNull: ["template"], noOutput: true },
 };
-
-/** Settings that are lists of strings. */
-const LIST_SETTINGS: Partial<Record<StepKind, string[]>> = { query: ["expand"] };
 
 export function newRow(name = "", value = ""): RowDraft {
   return { key: newKey("row"), name, value, json: false };
@@ -115,7 +127,7 @@ function operandText(value: unknown): string {
 }
 
 /** Kinds whose output is always null: they get no output name. */
-export const KINDS_WITHOUT_OUTPUT: ReadonlySet<StepKind> = new Set(["condition", "webhook", "email"]);
+export const KINDS_WITHOUT_OUTPUT: ReadonlySet<StepKind> = new Set(STEP_KINDS.filter((kind) => DRAFT_RULES[kind].noOutput));
 
 /** A new step of a kind, with the registry's defaults. */
 export function newStepDraft(type: StepKind, usedNames: readonly string[] = []): StepDraft {
@@ -132,12 +144,13 @@ export function newStepDraft(type: StepKind, usedNames: readonly string[] = []):
 export function toStepDraft(step: unknown): StepDraft {
   const raw = (step ?? {}) as Record<string, unknown>;
   const type = (STEP_KINDS as readonly string[]).includes(String(raw.type)) ? (raw.type as StepKind) : "transform";
-  const rowsKey = rowsSetting(type);
+  const rules = DRAFT_RULES[type];
+  const rowsKey = rules.rows ?? null;
   const settings: Record<string, string | string[]> = {};
   for (const key of Object.keys(STEP_DEFINITIONS[type].settings.shape)) {
-    if (key === rowsKey || key === "checks") continue;
+    if (key === rowsKey || (rules.checks && key === "checks")) continue;
     const value = raw[key];
-    if (LIST_SETTINGS[type]?.includes(key)) settings[key] = Array.isArray(value) ? value.map(String) : [];
+    if (rules.lists?.includes(key)) settings[key] = Array.isArray(value) ? value.map(String) : [];
     else settings[key] = value === undefined || value === null ? "" : String(value);
   }
   return {
@@ -148,7 +161,7 @@ export function toStepDraft(step: unknown): StepDraft {
     continueOnError: raw.continueOnError === true,
     settings,
     rows: rowsKey ? toRows(raw[rowsKey]) : [],
-    checks: type === "condition" ? toCheckDrafts(raw.checks) : [],
+    checks: rules.checks ? toCheckDrafts(raw.checks) : [],
   };
 }
 
@@ -174,7 +187,8 @@ export function toCheckInputs(checks: readonly CheckDraft[]): Record<string, unk
 /** A step as the API takes it. */
 export function toStepInput(draft: StepDraft): Record<string, unknown> {
   const step: Record<string, unknown> = { type: draft.type, name: draft.name.trim() || null, enabled: draft.enabled, continueOnError: draft.continueOnError };
-  const numbers = NUMBER_SETTINGS[draft.type] ?? {};
+  const rules = DRAFT_RULES[draft.type];
+  const numbers = rules.numbers ?? {};
   for (const [key, value] of Object.entries(draft.settings)) {
     const numberRule = numbers[key];
     if (numberRule && typeof value === "string") {
@@ -185,14 +199,10 @@ export function toStepInput(draft: StepDraft): Record<string, unknown> {
       step[key] = value;
     }
   }
-  if (draft.type === "query" || draft.type === "condition") {
-    // An empty sort, stop body or template means "none".
-    for (const key of ["sort", "stopBody"]) if (step[key] === "") step[key] = null;
-  }
-  if (draft.type === "email" && step.template === "") step.template = null;
-  const rowsKey = rowsSetting(draft.type);
-  if (rowsKey) step[rowsKey] = fromRows(draft.rows);
-  if (draft.type === "condition") step.checks = toCheckInputs(draft.checks);
+  // An empty sort, stop body or template means "none".
+  for (const key of rules.emptyIsNull ?? []) if (step[key] === "") step[key] = null;
+  if (rules.rows) step[rules.rows] = fromRows(draft.rows);
+  if (rules.checks) step.checks = toCheckInputs(draft.checks);
   return step;
 }
 

@@ -5,6 +5,9 @@ import type { ErrorIssue } from "@/lib/errors";
 import { CONDITION_OPERATORS, UNARY_OPERATORS, type ConditionOperator } from "@/lib/flow/steps/condition/definition";
 import { HTTP_METHODS } from "@/lib/flow/steps/http/definition";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
+import type { StepKind } from "@/lib/flow/steps/step-kind";
+import { AUTH_BUILT_IN_FIELDS } from "@/lib/flow/steps/shared/project-checks";
+import { SYSTEM_FIELDS } from "@/lib/records/record-names";
 import { Button } from "@/components/ui/button";
 import { FieldError } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
@@ -20,9 +23,6 @@ export interface EditorSchema {
   kind: "collection" | "auth" | "component";
   fields: { name: string; type: string; unique?: boolean; indexed?: boolean }[];
 }
-
-const SYSTEM_FIELDS = ["id", "createdAt", "updatedAt"];
-const AUTH_FIELDS = ["email", "emailVerified"];
 
 const OPERATOR_LABELS: Record<ConditionOperator, string> = {
   equals: "equals",
@@ -43,25 +43,22 @@ interface SettingsProps {
   emailTemplates: readonly string[];
 }
 
+/** Every kind's settings form: a kind without one fails the type check instead of rendering nothing. */
+const SETTINGS_FORMS = {
+  query: QuerySettings,
+  transform: TransformSettings,
+  condition: ConditionSettings,
+  create: RecordWriteSettings,
+  update: RecordWriteSettings,
+  http: HttpSettings,
+  webhook: WebhookSettings,
+  email: EmailSettings,
+} satisfies Record<StepKind, (props: SettingsProps) => ReactNode>;
+
 /** The settings form of one step, written for its kind's zod schema in lib/flow/steps/<kind>/definition.ts. */
 export function StepSettings(props: SettingsProps) {
-  switch (props.step.type) {
-    case "query":
-      return <QuerySettings {...props} />;
-    case "transform":
-      return <TransformSettings {...props} />;
-    case "condition":
-      return <ConditionSettings {...props} />;
-    case "create":
-    case "update":
-      return <RecordWriteSettings {...props} />;
-    case "http":
-      return <HttpSettings {...props} />;
-    case "webhook":
-      return <WebhookSettings {...props} />;
-    case "email":
-      return <EmailSettings {...props} />;
-  }
+  const Form = SETTINGS_FORMS[props.step.type];
+  return <Form {...props} />;
 }
 
 function useSetting({ step, onChange, issues }: SettingsProps) {
@@ -97,7 +94,7 @@ function SchemaPicker({ props, label = "Schema" }: { props: SettingsProps; label
 function fieldNamesOf(schemas: readonly EditorSchema[], name: string, options: { system?: boolean } = {}): string[] {
   const schema = schemas.find((candidate) => candidate.name === name);
   if (!schema) return [];
-  return [...(options.system ? SYSTEM_FIELDS : []), ...(schema.kind === "auth" ? AUTH_FIELDS : []), ...schema.fields.map((field) => field.name)];
+  return [...(options.system ? SYSTEM_FIELDS : []), ...(schema.kind === "auth" ? AUTH_BUILT_IN_FIELDS : []), ...schema.fields.map((field) => field.name)];
 }
 
 function FiltersInput({ props, required }: { props: SettingsProps; required?: boolean }) {

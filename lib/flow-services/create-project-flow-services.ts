@@ -13,6 +13,7 @@ import { updateFirstRecord } from "@/lib/records-service/update-first-record";
 import { effectiveFields, type SchemaDefinition } from "@/lib/schemas/schema-definition";
 import { log } from "@/lib/log";
 import { textProblem } from "@/lib/records/normalize-document";
+import { isSystemField } from "@/lib/records/record-names";
 import type { RecordStore } from "@/lib/records/record-store";
 import { resolveProjectSecrets } from "@/lib/secrets/resolve-project-secrets";
 import { coerceFilterValue } from "./coerce-filter-value";
@@ -26,8 +27,6 @@ export interface ProjectFlowServicesOptions {
   /** The project's customer database, when the caller already holds it (else it is resolved per operation). */
   store?: RecordStore;
 }
-
-const SYSTEM_FIELDS = new Set(["id", "createdAt", "updatedAt"]);
 
 function schemaOrThrow(schemas: readonly SchemaDefinition[], name: string): SchemaDefinition {
   const schema = schemas.find((candidate) => candidate.name === name && candidate.kind !== "component");
@@ -48,7 +47,7 @@ function recordsService(project: ProjectRow, schemas: readonly SchemaDefinition[
   const storeFor = async () => knownStore ?? getProjectRecordStore({ project });
   // Only declared and system fields: stored secrets (password hashes, token hashes) must not become a filter oracle.
   const knownField = (schema: SchemaDefinition, name: string, fields: Map<string, unknown>) => {
-    if (!SYSTEM_FIELDS.has(name) && !fields.has(name)) throw new AppError("validation_failed", `"${name}" is not a field of ${schema.name}`);
+    if (!isSystemField(name) && !fields.has(name)) throw new AppError("validation_failed", `"${name}" is not a field of ${schema.name}`);
   };
   const conditions = (schema: SchemaDefinition, where: Array<{ field: string; value: unknown }>) => {
     const fields = new Map(effectiveFields(schema).map((field) => [field.name, field]));

@@ -82,6 +82,15 @@ describe("step registry", () => {
     expect(Object.keys(STEP_DEFINITIONS).sort()).toEqual([...STEP_KINDS].sort());
   });
 
+  it("the flow schema takes exactly the registry's kinds", () => {
+    for (const kind of STEP_KINDS) {
+      const result = validateFlow([{ type: kind, ...STEP_DEFINITIONS[kind].defaults }]);
+      const paths = result.ok ? [] : result.issues.map((issue) => issue.path);
+      expect(paths, kind).not.toContain("steps.0.type");
+    }
+    expect(validateFlow([{ type: "nope" }])).toMatchObject({ ok: false, issues: [{ path: "steps.0.type" }] });
+  });
+
   it("every kind's defaults plus a type make a step the editor can start from", () => {
     for (const kind of STEP_KINDS) {
       const parsed = STEP_DEFINITIONS[kind].settings.safeParse(STEP_DEFINITIONS[kind].defaults);

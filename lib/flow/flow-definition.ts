@@ -1,17 +1,10 @@
 import { z } from "zod";
 import { AppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
-import { conditionStep } from "./steps/condition/definition";
-import { createStep } from "./steps/create/definition";
-import { emailStep } from "./steps/email/definition";
-import { httpStep } from "./steps/http/definition";
 import { SECRET_URL_ORIGIN_MESSAGE, secretNamesInValue, secretPlacementIssues, urlOriginIsTemplated } from "./secret-references";
-import { queryStep } from "./steps/query/definition";
+import { STEP_DEFINITIONS, STEP_REGISTRY, type StepKind } from "./steps/registry";
 import type { StepDefinition } from "./steps/step-definition";
-import type { StepKind } from "./steps/step-kind";
-import { transformStep } from "./steps/transform/definition";
-import { updateStep } from "./steps/update/definition";
-import { webhookStep } from "./steps/webhook/definition";
+import { STEP_KINDS } from "./steps/step-kind";
 
 /**
  * The schema of a flow's `steps` array as the management API reads and writes it (DESIGN.md
@@ -33,7 +26,7 @@ const commonStepFields = z.object({
   continueOnError: z.boolean().default(false),
 });
 
-function stepSchema<K extends StepKind, Shape extends z.ZodRawShape>(definition: StepDefinition<K, z.ZodObject<Shape>>) {
+function stepSchema<K extends string, Shape extends z.ZodRawShape>(definition: StepDefinition<K, z.ZodObject<Shape>>) {
   const schema = z.object({ ...commonStepFields.shape, ...definition.settings.shape, type: z.literal(definition.id) });
   const refine = definition.refine?.bind(definition);
   const secretFields = new Set(definition.secretFields ?? []);
@@ -49,17 +42,16 @@ function stepSchema<K extends StepKind, Shape extends z.ZodRawShape>(definition:
   });
 }
 
+/** The schema of one kind's steps, typed from its definition in the registry. */
+type StepSchemaOf<K extends StepKind> = ReturnType<typeof stepSchema<K, (typeof STEP_DEFINITIONS)[K]["settings"]["shape"]>>;
+type AnyStepSchema = { [K in StepKind]: StepSchemaOf<K> }[StepKind];
+
+// One schema per kind of the registry, in its order. The cast restores per-kind types that a loop
+// over the kinds loses; StepSchemaOf derives them from the same definitions.
+const stepSchemas = STEP_KINDS.map((kind) => stepSchema(STEP_REGISTRY[kind])) as unknown as [AnyStepSchema, ...AnyStepSchema[]];
+
 /** One step: common fields plus the fields of its kind, chosen by `type`. */
-export const flowStepSchema = z.discriminatedUnion("type", [
-  stepSchema(queryStep),
-  stepSchema(transformStep),
-  stepSchema(conditionStep),
-  stepSchema(createStep),
-  stepSchema(updateStep),
-  stepSchema(httpStep),
-  stepSchema(webhookStep),
-  stepSchema(emailStep),
-]);
+export const flowStepSchema = z.discriminatedUnion("type", stepSchemas);
 
 export type FlowStep = z.output<typeof flowStepSchema>;
 /** A step as written by a client (defaults may be left out). */

@@ -1,27 +1,20 @@
 import { eq } from "drizzle-orm";
 import type { ErrorIssue } from "@/lib/errors";
 import { validateFlow, type FlowStep } from "@/lib/flow/flow-definition";
-import { parseFilterLines } from "@/lib/flow/steps/shared/filter-lines";
+import { STEP_REGISTRY } from "@/lib/flow/steps/registry";
+import type { ProjectSchemas } from "@/lib/flow/steps/shared/project-checks";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { schemaDefinitions } from "@/lib/platform-db/schema";
 
 /**
- * The save-time checks of a flow that need its project (issue 10): every data step names a record
- * schema of the project (collection or auth, never a component) and only fields, filters, sort keys
- * and relations that schema has. Endpoints and automations are saved through the same checks, so a
- * flow valid in one is valid in the other.
+ * The save-time checks of a flow that need its project (issue 10): each step kind's
+ * `checkWithProject` (in its definition: a data step names a record schema of the project, never a
+ * component, and only fields, filters, sort keys and relations that schema has), run here in one
+ * loop. Endpoints and automations are saved through the same checks, so a flow valid in one is valid
+ * in the other.
  */
 
-export interface ProjectSchemaSummary {
-  kind: string;
-  fields: ReadonlyMap<string, { type: string }>;
-}
-
-/** The project's schemas by name, as the checks need them (kind and field types only). */
-export type ProjectSchemas = ReadonlyMap<string, ProjectSchemaSummary>;
-
-const SYSTEM_FIELDS = new Set(["id", "createdAt", "updatedAt"]);
-const AUTH_BUILT_IN_FIELDS = new Set(["email", "emailVerified"]);
+export { isRecordSchema, type ProjectSchemas, type ProjectSchemaSummary } from "@/lib/flow/steps/shared/project-checks";
 
 export async function loadProjectSchemas(projectId: string): Promise<ProjectSchemas> {
   const db = await getPlatformDb();
@@ -40,47 +33,12 @@ export async function loadProjectSchemas(projectId: string): Promise<ProjectSche
   );
 }
 
-/** True when `name` is a schema that holds records (collection or auth), the only kind a flow or trigger may name. */
-export function isRecordSchema(schemas: ProjectSchemas, name: string): boolean {
-  const kind = schemas.get(name)?.kind;
-  return kind === "collection" || kind === "auth";
-}
-
-function checkFieldNames(names: string[], schema: ProjectSchemaSummary, path: string, what: string, issues: ErrorIssue[]): void {
-  for (const name of names) {
-    if (!SYSTEM_FIELDS.has(name) && !schema.fields.has(name) && !(schema.kind === "auth" && AUTH_BUILT_IN_FIELDS.has(name))) {
-      issues.push({ path, message: `${what} "${name}" is not a field of the schema` });
-    }
-  }
-}
-
 /** The issues of parsed steps against the project's schemas, with paths like `steps.2.filters`. */
 export function projectFlowIssues(steps: readonly FlowStep[], schemas: ProjectSchemas): ErrorIssue[] {
-  const issues: ErrorIssue[] = [];
-  steps.forEach((step, index) => {
-    if (step.type !== "query" && step.type !== "create" && step.type !== "update") return;
-    const schema = schemas.get(step.schema);
-    if (!schema || !isRecordSchema(schemas, step.schema)) {
-      issues.push({ path: `steps.${index}.schema`, message: `the schema "${step.schema}" does not exist` });
-      return;
-    }
-    if (step.type === "query" || step.type === "update") {
-      const parsed = parseFilterLines(step.filters);
-      if (parsed.ok) checkFieldNames(parsed.filters.map((filter) => filter.field), schema, `steps.${index}.filters`, "filter field", issues);
-    }
-    if (step.type === "query") {
-      for (const [position, field] of step.expand.entries()) {
-        if (schema.fields.get(field)?.type !== "relation") {
-          issues.push({ path: `steps.${index}.expand.${position}`, message: `"${field}" is not a relation field of ${step.schema}` });
-        }
-      }
-      if (step.sort) checkFieldNames([step.sort.replace(/^-/, "")], schema, `steps.${index}.sort`, "sort field", issues);
-    }
-    if (step.type === "create" || step.type === "update") {
-      checkFieldNames(Object.keys(step.values), schema, `steps.${index}.values`, "field", issues);
-    }
-  });
-  return issues;
+  const project = { schemas };
+  return steps.flatMap((step, index) =>
+    (STEP_REGISTRY[step.type].checkWithProject?.(step, project) ?? []).map((issue) => ({ path: issue.path ? `steps.${index}.${issue.path}` : `steps.${index}`, message: issue.message })),
+  );
 }
 
 export interface ProjectFlowValidation {

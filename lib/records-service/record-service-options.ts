@@ -3,7 +3,7 @@ import type { RecordStore, WriteOptions } from "@/lib/records/record-store";
 import type { RecordEventType } from "@/lib/automations/automation-definition";
 import { planRecordEvent, type RecordEventPlan } from "@/lib/automations/record-event-outbox";
 import type { RuntimeAutomations } from "@/lib/endpoints/invoke/project-runtime";
-import type { SchemaDefinition } from "@/lib/schemas/schema-definition";
+import { RESERVED_FIELD_NAMES, type SchemaDefinition } from "@/lib/schemas/schema-definition";
 
 /** What every record service needs; none of it is looked up inside, so callers decide where it comes from. */
 export interface RecordServiceOptions {
@@ -60,7 +60,7 @@ export type HiddenValues = Record<string, unknown>;
 
 export function assertHiddenValues(schema: SchemaDefinition, hiddenValues: HiddenValues | undefined, declared: readonly string[]): void {
   for (const key of Object.keys(hiddenValues ?? {})) {
-    if (key.startsWith("$") || key.includes(".") || key === "__proto__" || ["id", "createdAt", "updatedAt", "expand", ...declared].includes(key)) {
+    if (key.startsWith("$") || key.includes(".") || key === "__proto__" || [...RESERVED_FIELD_NAMES, ...declared].includes(key)) {
       throw new AppError("internal", `hidden value "${key}" collides with a field of ${schema.name}`);
     }
   }

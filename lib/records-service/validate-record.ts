@@ -3,7 +3,7 @@ import { checkFieldValue, copyJsonValue, FORBIDDEN_KEY_MESSAGE, isForbiddenKey, 
 import { FIELD_LIMITS } from "@/lib/schemas/field-limits";
 import {
   effectiveFields,
-  SYSTEM_FIELD_NAMES,
+  RESERVED_FIELD_NAMES,
   type FieldDefinition,
   type FieldOfType,
   type SchemaDefinition,
@@ -29,7 +29,7 @@ export interface ValidateRecordInputOptions {
 export const COMPONENT_KEY = "__component";
 
 const TEXT_TYPES = new Set(["string", "text", "richtext", "json"]);
-const SERVER_SET_FIELDS = new Set<string>([...SYSTEM_FIELD_NAMES, "expand"]);
+const SERVER_SET_FIELDS = new Set<string>(RESERVED_FIELD_NAMES);
 const AUTH_SECRET_FIELDS = new Set(["password", "passwordHash"]);
 
 type Path = readonly (string | number)[];

@@ -3,8 +3,12 @@ import { AppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
 import { checkFieldValue, normalizeDateTime } from "./check-field-value";
 import { checkPattern } from "./pattern-safety";
 import { FIELD_LIMITS } from "./field-limits";
+import { SYSTEM_FIELDS } from "@/lib/records/record-names";
+import { fieldDefinitionSchema, schemaNameSchema, type FieldDefinition, type FieldType } from "./field-definition";
 
 export { FIELD_LIMITS };
+// The field shapes live in field-definition.ts (check-field-value.ts reads them); exported here too.
+export { FIELD_NAME_PATTERN, FIELD_TYPES, SCHEMA_NAME_PATTERN, fieldDefinitionSchema, type FieldDefinition, type FieldOfType, type FieldType } from "./field-definition";
 
 /**
  * Schema definitions (DESIGN.md section 5): the JSON the management API reads and writes, the
@@ -16,234 +20,13 @@ export { FIELD_LIMITS };
 export const SCHEMA_KINDS = ["collection", "auth", "component"] as const;
 export type SchemaKind = (typeof SCHEMA_KINDS)[number];
 
-export const FIELD_TYPES = [
-  "string",
-  "text",
-  "richtext",
-  "number",
-  "integer",
-  "boolean",
-  "datetime",
-  "email",
-  "url",
-  "enum",
-  "json",
-  "relation",
-  "component",
-  "dynamic_zone",
-  "file",
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
-
-export const SCHEMA_NAME_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
-export const FIELD_NAME_PATTERN = /^[a-zA-Z][a-zA-Z0-9_]{0,63}$/;
-
-/** Written by the server on every record. */
-export const SYSTEM_FIELD_NAMES = ["id", "createdAt", "updatedAt"] as const;
-/** Never usable as field names (compared case-insensitively). */
-export const RESERVED_FIELD_NAMES = [...SYSTEM_FIELD_NAMES, "expand"] as const;
+/** Never usable as field names (compared case-insensitively): the system fields the server writes on every record, and `expand`. */
+export const RESERVED_FIELD_NAMES = [...SYSTEM_FIELDS, "expand"] as const;
 /** Built into every auth schema; `password` and `passwordHash` are never readable through the records API. */
 export const AUTH_RESERVED_FIELD_NAMES = ["email", "password", "passwordHash", "emailVerified"] as const;
 
-
 /** Field types whose values may be declared unique (backed by a real index in the customer database). */
 export const UNIQUE_CAPABLE_TYPES: ReadonlySet<FieldType> = new Set(["string", "text", "number", "integer", "datetime", "email", "url", "enum", "relation"]);
-
-const schemaName = z.string().regex(SCHEMA_NAME_PATTERN, {
-  message: "must start with a lowercase letter and contain only lowercase letters, digits and underscores (at most 63 characters)",
-});
-const fieldName = z.string().regex(FIELD_NAME_PATTERN, {
-  message: "must start with a letter and contain only letters, digits and underscores (at most 64 characters)",
-});
-const count = (limit: number) => z.int().min(0).max(limit);
-const length = (limit: number) => z.int().min(0).max(limit);
-const isoDateTime = z.string().max(64);
-
-const common = {
-  name: fieldName,
-  required: z.boolean().optional(),
-};
-const uniqueOption = {
-  unique: z.boolean().optional(),
-  /** A real index in the customer database, so that filters and sorts on the field stay fast on large collections. */
-  indexed: z.boolean().optional(),
-};
-
-const stringField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("string"),
-  default: z.string().optional(),
-  min: length(FIELD_LIMITS.stringMaxLength).optional(),
-  max: length(FIELD_LIMITS.stringMaxLength).optional(),
-  /** A JavaScript regular expression (Unicode mode), not anchored: use ^ and $ to match the whole value. */
-  pattern: z.string().optional(),
-});
-
-const textField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("text"),
-  default: z.string().optional(),
-  min: length(FIELD_LIMITS.textMaxLength).optional(),
-  max: length(FIELD_LIMITS.textMaxLength).optional(),
-});
-
-const richtextField = z.strictObject({
-  ...common,
-  type: z.literal("richtext"),
-  default: z.string().optional(),
-  min: length(FIELD_LIMITS.textMaxLength).optional(),
-  max: length(FIELD_LIMITS.textMaxLength).optional(),
-});
-
-const numberField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("number"),
-  default: z.number().optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-});
-
-const integerField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("integer"),
-  default: z.int().optional(),
-  min: z.int().optional(),
-  max: z.int().optional(),
-});
-
-const booleanField = z.strictObject({
-  ...common,
-  indexed: uniqueOption.indexed,
-  type: z.literal("boolean"),
-  default: z.boolean().optional(),
-});
-
-const datetimeField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("datetime"),
-  /** ISO 8601 with a time zone (or a date, read as midnight UTC). */
-  default: isoDateTime.optional(),
-  min: isoDateTime.optional(),
-  max: isoDateTime.optional(),
-});
-
-const emailField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("email"),
-  default: z.string().optional(),
-  min: length(FIELD_LIMITS.emailMaxLength).optional(),
-  max: length(FIELD_LIMITS.emailMaxLength).optional(),
-});
-
-const urlField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("url"),
-  default: z.string().optional(),
-  min: length(FIELD_LIMITS.urlMaxLength).optional(),
-  max: length(FIELD_LIMITS.urlMaxLength).optional(),
-});
-
-const enumField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("enum"),
-  values: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .max(FIELD_LIMITS.enumValueLength)
-        .refine((value) => !value.includes("\u0000") && !value.includes(","), { message: "must not contain commas or the NUL character" }),
-    )
-    .min(1, { message: "must list at least one value" })
-    .max(FIELD_LIMITS.enumValues)
-    .refine((values) => new Set(values).size === values.length, { message: "must not repeat a value" }),
-  default: z.string().optional(),
-});
-
-const jsonField = z.strictObject({
-  ...common,
-  type: z.literal("json"),
-  default: z.json().optional(),
-});
-
-const relationField = z.strictObject({
-  ...common,
-  ...uniqueOption,
-  type: z.literal("relation"),
-  /** The name of the related schema (a collection or auth schema). */
-  target: schemaName,
-  /** False: one record id; true: an ordered list of record ids. */
-  many: z.boolean().optional(),
-  /** Number of related records (many relations only). */
-  min: count(FIELD_LIMITS.items).optional(),
-  max: count(FIELD_LIMITS.items).optional(),
-});
-
-const componentField = z.strictObject({
-  ...common,
-  type: z.literal("component"),
-  /** The name of a schema of kind `component`. */
-  component: schemaName,
-  /** False: one object; true: an ordered list of objects. */
-  repeatable: z.boolean().optional(),
-  /** Number of items (repeatable components only). */
-  min: count(FIELD_LIMITS.items).optional(),
-  max: count(FIELD_LIMITS.items).optional(),
-});
-
-const dynamicZoneField = z.strictObject({
-  ...common,
-  type: z.literal("dynamic_zone"),
-  /** The components an item may be; each item names its own in `__component`. */
-  components: z
-    .array(schemaName)
-    .min(1, { message: "must allow at least one component" })
-    .max(50)
-    .refine((names) => new Set(names).size === names.length, { message: "must not repeat a component" }),
-  min: count(FIELD_LIMITS.items).optional(),
-  max: count(FIELD_LIMITS.items).optional(),
-});
-
-const fileField = z.strictObject({
-  ...common,
-  type: z.literal("file"),
-  /** Largest accepted upload in bytes. */
-  maxBytes: z.int().min(1).max(FIELD_LIMITS.fileMaxBytes).optional(),
-  /** Accepted MIME types (`image/png`, `image/*`) or extensions (`.pdf`). Empty or absent: any. */
-  accept: z
-    .array(z.string().regex(/^(\.[a-z0-9]{1,16}|[a-z]+\/([a-z0-9][a-z0-9.+-]{0,99}|\*))$/i, { message: "must be a MIME type (image/png, image/*) or an extension (.pdf)" }))
-    .max(50)
-    .optional(),
-});
-
-export const fieldDefinitionSchema = z.discriminatedUnion("type", [
-  stringField,
-  textField,
-  richtextField,
-  numberField,
-  integerField,
-  booleanField,
-  datetimeField,
-  emailField,
-  urlField,
-  enumField,
-  jsonField,
-  relationField,
-  componentField,
-  dynamicZoneField,
-  fileField,
-]);
-
-export type FieldDefinition = z.output<typeof fieldDefinitionSchema>;
-export type FieldOfType<T extends FieldType> = Extract<FieldDefinition, { type: T }>;
 
 function checkFieldOptions(field: FieldDefinition, kind: SchemaKind, addIssue: (path: string[], message: string) => void): void {
   const lowerName = field.name.toLowerCase();
@@ -307,7 +90,7 @@ function checkFieldOptions(field: FieldDefinition, kind: SchemaKind, addIssue: (
 
 export const schemaDefinitionSchema = z
   .strictObject({
-    name: schemaName,
+    name: schemaNameSchema,
     kind: z.enum(SCHEMA_KINDS),
     fields: z.array(fieldDefinitionSchema).max(FIELD_LIMITS.fieldsPerSchema),
   })

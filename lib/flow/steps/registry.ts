@@ -4,16 +4,23 @@ import { emailStep } from "./email/definition";
 import { httpStep } from "./http/definition";
 import { queryStep } from "./query/definition";
 import type { StepDefinition } from "./step-definition";
-import type { StepKind } from "./step-kind";
 import { transformStep } from "./transform/definition";
 import { updateStep } from "./update/definition";
 import { webhookStep } from "./webhook/definition";
 
+/** Checks each definition's `id` against its key while keeping the precise types of the map. */
+function defineStepRegistry<const T extends { readonly [K in keyof T]: StepDefinition<K & string> }>(definitions: T): T {
+  return definitions;
+}
+
 /**
- * Every step kind's definition (browser-safe). Typed per kind, so a missing or mislabelled kind
- * fails the type check.
+ * Every step kind's definition (browser-safe), in the order the editor offers them. The one list of
+ * step kinds: StepKind, STEP_KINDS, the flow schema (lib/flow/flow-definition.ts) and the project
+ * checks are derived from it; the runners (runners.ts) and the editor's forms
+ * (components/endpoints/step-settings.tsx) are maps over StepKind, so a kind without one fails the
+ * type check, as does a definition whose `id` is not its key.
  */
-export const STEP_DEFINITIONS = {
+export const STEP_DEFINITIONS = defineStepRegistry({
   query: queryStep,
   transform: transformStep,
   condition: conditionStep,
@@ -22,7 +29,10 @@ export const STEP_DEFINITIONS = {
   http: httpStep,
   webhook: webhookStep,
   email: emailStep,
-} as const satisfies { readonly [K in StepKind]: StepDefinition<K> };
+});
+
+/** Every step kind a flow can use. */
+export type StepKind = keyof typeof STEP_DEFINITIONS;
 
 /** The same map under the plain contract type, for code that handles any kind. */
 export const STEP_REGISTRY: Readonly<Record<StepKind, StepDefinition>> = STEP_DEFINITIONS;

@@ -1,11 +1,12 @@
 import type { z } from "zod";
-import type { StepKind } from "./step-kind";
+import type { ErrorIssue } from "@/lib/errors";
+import type { StepProjectContext } from "./shared/project-checks";
 
 /**
  * The browser-safe half of a step kind: what the editor, the management API and the engine agree
  * on about its settings. The runner lives beside it in `run.ts` and is never imported by the UI.
  */
-export interface StepDefinition<K extends StepKind = StepKind, S extends z.ZodObject = z.ZodObject> {
+export interface StepDefinition<K extends string = string, S extends z.ZodObject = z.ZodObject> {
   /** The step's `type`. */
   readonly id: K;
   readonly label: string;
@@ -26,9 +27,16 @@ export interface StepDefinition<K extends StepKind = StepKind, S extends z.ZodOb
   readonly secretFields?: readonly string[];
   /** Rules across fields, reported with the path of the field at fault. */
   refine?(settings: z.output<S>, ctx: z.RefinementCtx): void;
+  /**
+   * The save-time checks that need the project (the schema a step names exists and holds records,
+   * its field, filter, sort and relation names are real), run on valid settings by
+   * lib/flow/validate-project-flow.ts for endpoints and automations alike. Issue paths are relative
+   * to the step (`schema`, `expand.0`). Pure: the project's facts come in `project`.
+   */
+  checkWithProject?(settings: z.output<S>, project: StepProjectContext): ErrorIssue[];
 }
 
 /** Keeps a definition's precise types while checking it against the contract. */
-export function defineStep<K extends StepKind, S extends z.ZodObject>(definition: StepDefinition<K, S>): StepDefinition<K, S> {
+export function defineStep<K extends string, S extends z.ZodObject>(definition: StepDefinition<K, S>): StepDefinition<K, S> {
   return definition;
 }

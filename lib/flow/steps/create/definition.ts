@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { fieldValuesSchema, schemaNameSchema } from "../shared/fields";
+import { recordSchemaOf, unknownFieldIssues } from "../shared/project-checks";
 import { defineStep } from "../step-definition";
 
 /** Creates one record; the records API validation applies. Output: the created record. */
@@ -15,4 +16,8 @@ export const createStep = defineStep({
   }),
   defaults: { schema: "", values: {} },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
+  checkWithProject(settings, project) {
+    const found = recordSchemaOf(project, settings.schema);
+    return "issues" in found ? found.issues : unknownFieldIssues(Object.keys(settings.values), found.schema, "values", "field");
+  },
 });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { fieldNameSchema, schemaNameSchema } from "../shared/fields";
 import { filterLinesSchema } from "../shared/filter-lines";
+import { filterFieldIssues, recordSchemaOf, unknownFieldIssues } from "../shared/project-checks";
 import { defineStep } from "../step-definition";
 
 /** Reads records of one schema. Output: the array of matched records (expanded relations under `expand.<field>`). */
@@ -26,4 +27,16 @@ export const queryStep = defineStep({
   }),
   defaults: { schema: "", filters: "", limit: 20, sort: null, expand: [] },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
+  checkWithProject(settings, project) {
+    const found = recordSchemaOf(project, settings.schema);
+    if ("issues" in found) return found.issues;
+    const { schema } = found;
+    return [
+      ...filterFieldIssues(settings.filters, schema),
+      ...settings.expand.flatMap((field, position) =>
+        schema.fields.get(field)?.type === "relation" ? [] : [{ path: `expand.${position}`, message: `"${field}" is not a relation field of ${settings.schema}` }],
+      ),
+      ...(settings.sort ? unknownFieldIssues([settings.sort.replace(/^-/, "")], schema, "sort", "sort field") : []),
+    ];
+  },
 });

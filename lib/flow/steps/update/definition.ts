@@ -2,6 +2,7 @@ import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { fieldValuesSchema, schemaNameSchema } from "../shared/fields";
 import { filterLinesSchema, parseFilterLines } from "../shared/filter-lines";
+import { filterFieldIssues, recordSchemaOf, unknownFieldIssues } from "../shared/project-checks";
 import { defineStep } from "../step-definition";
 
 /** Updates the first record matching the filters. Output: the record with `matched: true`, or `{matched: false}`. */
@@ -22,5 +23,10 @@ export const updateStep = defineStep({
     if (parsed.ok && parsed.filters.length === 0) {
       ctx.addIssue({ code: "custom", path: ["filters"], message: "add at least one filter (field=value)" });
     }
+  },
+  checkWithProject(settings, project) {
+    const found = recordSchemaOf(project, settings.schema);
+    if ("issues" in found) return found.issues;
+    return [...filterFieldIssues(settings.filters, found.schema), ...unknownFieldIssues(Object.keys(settings.values), found.schema, "values", "field")];
   },
 });
