@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getConfig } from "@/lib/config";
+import { AppError, errorBody } from "@/lib/errors";
 import { servedOverHttps } from "@/lib/http/served-over-https";
 import { FORM_INTAKE_PATH, INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
 import {
@@ -43,10 +44,11 @@ export function proxy(request: NextRequest): NextResponse {
 
   if (pathname.startsWith("/api/")) {
     if (request.method === "POST" && RECORDS_IMPORT_PATH.test(pathname) && !fitsNextProxy(request.headers.get("content-length"))) {
-      return NextResponse.json(
-        { error: `here an import must declare its Content-Length and hold at most ${NEXT_PROXY_BODY_LIMIT} bytes: split the file, or send it with an API key to a server started with npm start, which streams imports of any size` },
-        { status: 413, headers: API_SECURITY_HEADERS },
+      const refused = new AppError(
+        "payload_too_large",
+        `here an import must declare its Content-Length and hold at most ${NEXT_PROXY_BODY_LIMIT} bytes: split the file, or send it with an API key to a server started with npm start, which streams imports of any size`,
       );
+      return NextResponse.json(errorBody(refused), { status: refused.status, headers: API_SECURITY_HEADERS });
     }
     const response = NextResponse.next({ request: { headers: requestHeaders } });
     setAll(response.headers, pathname.startsWith("/api/auth/") ? AUTH_ROUTE_SECURITY_HEADERS : API_SECURITY_HEADERS);

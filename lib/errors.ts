@@ -86,12 +86,39 @@ export function issuesFromZod(error: { issues: ReadonlyArray<{ path: ReadonlyArr
   }));
 }
 
-/** The JSON body an error is answered with: `{"error": "...", "issues": [...]}`. */
-export function errorBody(error: AppError): { error: string; issues?: ErrorIssue[]; field?: string } {
-  const body: { error: string; issues?: ErrorIssue[]; field?: string } = {
-    error: error.isPublic ? error.message : "internal error",
-  };
-  if (error.issues?.length) body.issues = error.issues;
-  if (error.field) body.field = error.field;
-  return body;
+/** The JSON error body of the platform's own APIs (management, records, end-user auth, form intake). */
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+  issues?: ErrorIssue[];
+  field?: string;
+}
+
+/** `{"error": "<message>", "code": "<code>", "issues": [...], "field": "..."}`; server-side messages stay in the logs. */
+export function errorBody(error: AppError): ErrorBody {
+  return { error: publicMessage(error), code: error.code, ...errorDetails(error) };
+}
+
+/** The error body of a custom endpoint call: exactly the specification's, `{"error", "issues"?}` with no code. */
+export type InvocationErrorBody = Omit<ErrorBody, "code">;
+
+/**
+ * The body a custom endpoint call (lib/endpoints/invoke) is refused with (401, 403, 413, 429, ...).
+ * The specification fixes the invocation's error bodies (SPEC.md "Errors", DESIGN.md "Invocation
+ * errors"), so these stay `{"error": "..."}` without the `code` of errorBody.
+ */
+export function invocationErrorBody(error: AppError): InvocationErrorBody {
+  return { error: publicMessage(error), ...errorDetails(error) };
+}
+
+function publicMessage(error: AppError): string {
+  return error.isPublic ? error.message : "internal error";
+}
+
+/** `issues` and `field`, each only when there is one. */
+function errorDetails(error: AppError): Pick<ErrorBody, "issues" | "field"> {
+  const details: Pick<ErrorBody, "issues" | "field"> = {};
+  if (error.issues?.length) details.issues = error.issues;
+  if (error.field) details.field = error.field;
+  return details;
 }

@@ -18,6 +18,8 @@ export const ID_PREFIXES = {
   endUser: "usr",
   submission: "sub",
   event: "evt",
+  /** Request ids minted for log lines (lib/http/request-id.ts); never stored. */
+  request: "req",
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -1,6 +1,7 @@
 import * as collectionRoute from "@/app/api/projects/[projectId]/records/[schema]/route";
 import * as recordRoute from "@/app/api/projects/[projectId]/records/[schema]/[recordId]/route";
 import * as importRoute from "@/app/api/projects/[projectId]/records/[schema]/import/route";
+import { AppError, errorBody } from "@/lib/errors";
 import { RECORDS_API_PATH } from "@/lib/http/invocation-origin";
 import { API_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { servedOverHttps } from "@/lib/http/served-over-https";
@@ -58,7 +59,7 @@ export function matchRecordsApiCall(method: string, path: string, authorization:
 /** Serves a call matchRecordsApiCall accepted, with the headers proxy.ts gives route handlers' answers. */
 export async function serveRecordsApi(request: Request): Promise<Response> {
   const call = matchRecordsApiCall(request.method, new URL(request.url).pathname, request.headers.get("authorization"));
-  if (!call) return Response.json({ error: "not found" }, { status: 404, headers: API_SECURITY_HEADERS });
+  if (!call) return Response.json(errorBody(new AppError("not_found", "not found")), { status: 404, headers: API_SECURITY_HEADERS });
   const response = await call(request);
   for (const name in API_SECURITY_HEADERS) response.headers.set(name, API_SECURITY_HEADERS[name]!);
   if (servedOverHttps(request.headers)) response.headers.set("strict-transport-security", "max-age=31536000");

@@ -49,7 +49,7 @@ export function withEndUserRoute(
       const auth = await getAuthSchemaContextOrThrow({ projectId: params.projectId, schemaName: params.schema });
       return withCommonHeaders(await handler({ request, auth, clientIp: getRequestClientIp(request) }));
     } catch (error) {
-      return withCommonHeaders(handleApiError(error, { route: new URL(request.url).pathname, method: request.method }));
+      return withCommonHeaders(handleApiError(error, request));
     }
   };
 }

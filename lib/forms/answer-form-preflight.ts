@@ -1,6 +1,6 @@
 import { AppError, errorBody, isAppError } from "@/lib/errors";
 import { preflightHeaders } from "@/lib/endpoints/invoke/cors";
-import { log } from "@/lib/log";
+import { logServerError } from "@/lib/http/log-server-error";
 import { FORM_ANSWER_HEADERS, formJsonAnswer, formNotFound } from "./form-answer";
 import { findFormAutomation } from "./find-form-automation";
 import type { FormRouteParams } from "./receive-form-submission";
@@ -22,7 +22,7 @@ export async function answerFormPreflight(request: Request, params: FormRoutePar
     return new Response(null, { status: 204, headers: { ...grant, ...FORM_ANSWER_HEADERS } });
   } catch (error) {
     const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });
-    if (appError.status >= 500) log.error("form preflight failed", { projectId: params.projectId, form: params.form, error });
-    return formJsonAnswer(appError.status, errorBody(appError), appError.headers);
+    const logged = appError.status >= 500 ? logServerError("form preflight failed", request, appError, error, { projectId: params.projectId, form: params.form }) : {};
+    return formJsonAnswer(appError.status, errorBody(appError), { ...appError.headers, ...logged });
   }
 }

@@ -1,3 +1,4 @@
+import { AppError, errorBody } from "@/lib/errors";
 import { INVOCATION_SECURITY_HEADERS } from "@/lib/http/security-headers";
 
 const JSON_TYPE = "application/json; charset=utf-8";
@@ -16,5 +17,5 @@ export function formJsonAnswer(status: number, body: unknown, headers: Record<st
 
 /** One body for an unknown project, an unknown form and a disabled one: nothing reveals which. */
 export function formNotFound(): Response {
-  return formJsonAnswer(404, { error: "not found" });
+  return formJsonAnswer(404, errorBody(new AppError("not_found", "not found")));
 }

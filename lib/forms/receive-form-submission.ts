@@ -2,7 +2,7 @@ import { AppError, errorBody, isAppError } from "@/lib/errors";
 import { corsHeaders } from "@/lib/endpoints/invoke/cors";
 import { rateLimitCaller } from "@/lib/endpoints/invoke/rate-limit-caller";
 import { getRequestClientIp } from "@/lib/end-users/request-client-ip";
-import { log } from "@/lib/log";
+import { logServerError } from "@/lib/http/log-server-error";
 import { FORM_ANSWER_HEADERS, formJsonAnswer, formNotFound } from "./form-answer";
 import { findFormAutomation } from "./find-form-automation";
 import { readFormFields, type FormEncoding } from "./read-form-fields";
@@ -61,7 +61,7 @@ export async function receiveFormSubmission(request: Request, params: FormRouteP
     return formJsonAnswer(202, { id: result.submissionId }, common);
   } catch (error) {
     const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });
-    if (appError.status >= 500) log.error("form submission failed", { projectId: params.projectId, form: params.form, code: appError.code, error: isAppError(error) ? (error.cause ?? error) : error });
-    return formJsonAnswer(appError.status, errorBody(appError), { ...grant, ...appError.headers });
+    const logged = appError.status >= 500 ? logServerError("form submission failed", request, appError, error, { projectId: params.projectId, form: params.form }) : {};
+    return formJsonAnswer(appError.status, errorBody(appError), { ...grant, ...appError.headers, ...logged });
   }
 }

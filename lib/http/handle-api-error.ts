@@ -1,15 +1,14 @@
 import { AppError, errorBody, isAppError } from "@/lib/errors";
-import { log } from "@/lib/log";
+import { logServerError } from "./log-server-error";
 
 /**
- * Maps any thrown value to the JSON error bodies of DESIGN.md. AppErrors answer with their status and
- * public message; everything else is logged (masked) and answered with a generic 500.
+ * Maps any thrown value to the JSON error body of the platform's APIs (lib/errors.ts errorBody:
+ * `{"error", "code", "issues"?}`). AppErrors answer with their status and public message;
+ * everything else is answered with a generic 500. A 5xx is logged here, once, with the request id,
+ * which its answer carries in `X-Request-Id` (lib/http/log-server-error.ts).
  */
-export function handleApiError(error: unknown, context: Record<string, unknown> = {}): Response {
+export function handleApiError(error: unknown, request: Request): Response {
   const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });
-  if (appError.status >= 500) {
-    const cause = isAppError(error) ? (error.cause ?? error) : error;
-    log.error("request failed", { ...context, code: appError.code, error: cause instanceof Error ? (cause.stack ?? cause.message) : String(cause) });
-  }
-  return Response.json(errorBody(appError), { status: appError.status, headers: appError.headers });
+  const logged = appError.status >= 500 ? logServerError("request failed", request, appError, error) : {};
+  return Response.json(errorBody(appError), { status: appError.status, headers: { ...appError.headers, ...logged } });
 }

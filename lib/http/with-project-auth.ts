@@ -85,7 +85,7 @@ export function withProjectAuth<P extends RouteParams>(
       };
       return await handler({ request, params, project, actor, runtime: loadRuntime });
     } catch (error) {
-      return handleApiError(error, { route: new URL(request.url).pathname, method: request.method });
+      return handleApiError(error, request);
     }
   };
 }

@@ -41,7 +41,7 @@ describe("API key creation refuses bad input", () => {
   it("answers 400 to a body that is not JSON", async () => {
     const response = await post("{not json");
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: "request body is not valid JSON" });
+    expect(await response.json()).toEqual({ error: "request body is not valid JSON", code: "bad_request" });
   });
 
   it("answers 413 to an oversized body", async () => {
@@ -52,7 +52,7 @@ describe("API key creation refuses bad input", () => {
   it("answers 404 when revoking a key that does not exist", async () => {
     const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/api-keys/key_unknown`, { method: "DELETE", headers: { cookie: fixture.owner.cookie } });
     expect(response.status).toBe(404);
-    expect(await response.json()).toEqual({ error: "API key not found" });
+    expect(await response.json()).toEqual({ error: "API key not found", code: "not_found" });
   });
 
   it("refuses API keys on key management, even with every permission", async () => {

@@ -184,7 +184,7 @@ describe("unknown automations (404)", () => {
     for (const [method, body] of [["GET"], ["PATCH", { enabled: false }], ["DELETE"]] as const) {
       const answer = await call(method, "/automations/aut_doesnotexist", body);
       expect(answer.status, method).toBe(404);
-      expect(answer.body).toEqual({ error: "automation not found" });
+      expect(answer.body).toEqual({ error: "automation not found", code: "not_found" });
     }
   });
 });

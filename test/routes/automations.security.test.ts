@@ -78,7 +78,7 @@ describe("credentials", () => {
       const path = route.path.replace(":id", myAutomationId);
       const anonymous = await call(mine.projectId, null, route.method, path, route.body);
       expect(anonymous.status, `${route.method} ${route.path}`).toBe(401);
-      expect(anonymous.body).toEqual({ error: "authentication required" });
+      expect(anonymous.body).toEqual({ error: "authentication required", code: "unauthorized" });
       expect((await call(mine.projectId, { key: revoked }, route.method, path, route.body)).status, `revoked ${route.method} ${route.path}`).toBe(401);
     }
   });
@@ -109,7 +109,7 @@ describe("credentials", () => {
       for (const credentials of [{ key: theirKey }, { cookie: stranger.cookie }, { cookie: theirs.owner.cookie }]) {
         const answer = await call(mine.projectId, credentials, route.method, path, route.body);
         expect(answer.status, `${route.method} ${route.path}`).toBe(404);
-        expect(answer.body).toEqual({ error: "project not found" });
+        expect(answer.body).toEqual({ error: "project not found", code: "not_found" });
       }
     }
   });
@@ -121,7 +121,7 @@ describe("isolation between projects", () => {
     for (const route of ROUTES.filter((candidate) => candidate.path.includes(":id"))) {
       const answer = await call(mine.projectId, { key: myKey }, route.method, route.path.replace(":id", theirAutomationId), route.body);
       expect(answer.status, route.method).toBe(404);
-      expect(answer.body).toEqual({ error: "automation not found" });
+      expect(answer.body).toEqual({ error: "automation not found", code: "not_found" });
     }
     const listed = await call(mine.projectId, { key: myKey }, "GET", "/automations");
     expect(listed.body.data!.map((automation) => automation.id)).not.toContain(theirAutomationId);

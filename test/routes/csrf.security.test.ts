@@ -63,7 +63,7 @@ describe("cookie-authenticated requests that change state", () => {
     if (headers.origin === "SAME_HOST_OTHER_PORT") sent.origin = sameHostOtherPort;
     const response = await post("/api-keys", apiKey, sent);
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ error: expect.stringMatching(/refused/) as unknown });
+    expect(await response.json()).toEqual({ error: expect.stringMatching(/refused/) as unknown, code: "forbidden" });
     expect(await listed("/api-keys")).toEqual([]);
   });
 

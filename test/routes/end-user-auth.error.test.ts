@@ -73,11 +73,11 @@ describe("end-user auth: refusals and validation", () => {
       for (const action of ACTIONS) {
         const response = await postJson(`${base}${target}/${action}`, { email: uniqueEmail("x"), password: PASSWORD, token: "t" });
         expect(response.status, `${target}/${action}`).toBe(404);
-        expect(response.body).toEqual({ error: "auth schema not found" });
+        expect(response.body).toEqual({ error: "auth schema not found", code: "not_found" });
       }
       const me = await getMe(`${base}${target}/me`, "whatever");
       expect(me.status).toBe(404);
-      expect(me.body).toEqual({ error: "auth schema not found" });
+      expect(me.body).toEqual({ error: "auth schema not found", code: "not_found" });
     }
   });
 
@@ -137,7 +137,7 @@ describe("end-user auth: refusals and validation", () => {
     ];
     for (const answer of answers) {
       expect(answer.status).toBe(401);
-      expect(answer.body).toEqual({ error: "invalid email or password" });
+      expect(answer.body).toEqual({ error: "invalid email or password", code: "unauthorized" });
     }
     const malformed = await postJson(project.url("login"), { email });
     expect(malformed.status).toBe(422);
@@ -150,13 +150,13 @@ describe("end-user auth: refusals and validation", () => {
       const answer = await postJson(project.url("verify-email"), { token });
       expect([400, 422], JSON.stringify(token)).toContain(answer.status);
     }
-    expect((await postJson(project.url("verify-email"), { token: "x".repeat(43) })).body).toEqual({ error: "the verification token is invalid or has already been used" });
+    expect((await postJson(project.url("verify-email"), { token: "x".repeat(43) })).body).toEqual({ error: "the verification token is invalid or has already been used", code: "bad_request" });
 
     const used = await registerWithMail("used");
     expect((await postJson(project.url("verify-email"), { token: used.verificationToken })).status).toBe(200);
     const reused = await postJson(project.url("verify-email"), { token: used.verificationToken });
     expect(reused.status).toBe(400);
-    expect(reused.body).toEqual({ error: "the verification token is invalid or has already been used" });
+    expect(reused.body).toEqual({ error: "the verification token is invalid or has already been used", code: "bad_request" });
 
     const expired = await registerWithMail("expired");
     await project.store.updateFirst("customers", [{ field: "id", op: "eq", value: expired.id }], { _verificationExpiresAt: Date.now() - 1000 });
@@ -177,7 +177,7 @@ describe("end-user auth: refusals and validation", () => {
     const second = await requestResetToken(email);
     const replaced = await postJson(project.url("reset-password"), { token: first, password: "another passphrase" });
     expect(replaced.status).toBe(400);
-    expect(replaced.body).toEqual({ error: "the reset token is invalid or has already been used" });
+    expect(replaced.body).toEqual({ error: "the reset token is invalid or has already been used", code: "bad_request" });
 
     const weak = await postJson(project.url("reset-password"), { token: second, password: "short" });
     expect(weak.status).toBe(422);
@@ -189,7 +189,7 @@ describe("end-user auth: refusals and validation", () => {
     await project.store.updateFirst("customers", [{ field: "id", op: "eq", value: id }], { _resetExpiresAt: Date.now() - 1 });
     const late = await postJson(project.url("reset-password"), { token: third, password: "too late passphrase" });
     expect(late.status).toBe(400);
-    expect(late.body).toEqual({ error: "the reset token has expired; ask for a new one" });
+    expect(late.body).toEqual({ error: "the reset token has expired; ask for a new one", code: "bad_request" });
     expect((await postJson(project.url("login"), { email, password: "another passphrase" })).status).toBe(200);
   });
 

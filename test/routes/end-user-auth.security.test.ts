@@ -65,7 +65,7 @@ const payloadOf = (token: string) => JSON.parse(Buffer.from(partsOf(token)[1], "
 async function expectRefused(token: string | null, url = project.url("me"), message = "invalid token"): Promise<void> {
   const me = await getMe(url, token);
   expect(me.status, token ?? "no token").toBe(401);
-  expect(me.body).toEqual({ error: message });
+  expect(me.body).toEqual({ error: message, code: "unauthorized" });
   expect(me.headers.get("www-authenticate")).toBe('Bearer realm="end-users"');
 }
 

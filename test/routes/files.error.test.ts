@@ -84,7 +84,7 @@ describe("upload limits", () => {
     const before = await stored();
     const overPlatform = await send("POST", "/records/docs", form({ title: "Too big", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes + 1)]), "big.bin"] }));
     expect(overPlatform.status).toBe(413);
-    expect(overPlatform.body).toEqual({ error: `file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`, issues: [{ path: "attachment", message: `must be at most ${FILE_LIMITS.maxFileBytes} bytes` }] });
+    expect(overPlatform.body).toEqual({ error: `file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`, code: "payload_too_large", issues: [{ path: "attachment", message: `must be at most ${FILE_LIMITS.maxFileBytes} bytes` }] });
     const exactly = await send("POST", "/records/docs", form({ title: "Just fits", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes)]), "fits.bin"] }));
     expect(exactly.status).toBe(201);
     await json("DELETE", `/records/docs/${exactly.body.id as string}`);
@@ -114,7 +114,7 @@ describe("upload limits", () => {
       request.flushHeaders();
     });
     expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body)).toEqual({ error: expect.stringMatching(/^request body is larger than \d+ bytes$/) });
+    expect(JSON.parse(declared.body)).toEqual({ error: expect.stringMatching(/^request body is larger than \d+ bytes$/), code: "payload_too_large" });
 
     const boundary = "----streamed";
     const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nstreamed\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="endless.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
@@ -243,7 +243,7 @@ describe("file ids given as values", () => {
     for (const id of ["fil_doesnotexist", "a.b", "%24ne", "x".repeat(200)]) {
       const answer = await parse(await fetch(url(`/files/${id}`), { headers: { authorization: `Bearer ${key}` } }));
       expect(answer.status, id).toBe(404);
-      expect(answer.body).toEqual({ error: "file not found" });
+      expect(answer.body).toEqual({ error: "file not found", code: "not_found" });
     }
   });
 });

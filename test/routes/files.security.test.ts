@@ -69,10 +69,10 @@ describe("file isolation between projects", () => {
   it("never serves another project's file, whichever way it is asked for", async () => {
     const throughMine = await download(mine.projectId, myKey, theirFileId);
     expect(throughMine.status).toBe(404);
-    expect(await throughMine.json()).toEqual({ error: "file not found" });
+    expect(await throughMine.json()).toEqual({ error: "file not found", code: "not_found" });
     const throughTheirs = await download(theirs.projectId, myKey, theirFileId);
     expect(throughTheirs.status).toBe(404);
-    expect(await throughTheirs.json()).toEqual({ error: "project not found" });
+    expect(await throughTheirs.json()).toEqual({ error: "project not found", code: "not_found" });
     expect(await (await download(theirs.projectId, theirKey, theirFileId)).text()).toBe("their secret");
   });
 

@@ -91,10 +91,10 @@ describe("404", () => {
     for (const url of urls) {
       const posted = await fetch(url, { method: "POST", ...json({ name: "x" }) });
       expect(posted.status, url).toBe(404);
-      expect(await posted.json(), url).toEqual({ error: "not found" });
+      expect(await posted.json(), url).toEqual({ error: "not found", code: "not_found" });
       const preflight = await fetch(url, { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "POST" } });
       expect(preflight.status, url).toBe(404);
-      expect(await preflight.json(), url).toEqual({ error: "not found" });
+      expect(await preflight.json(), url).toEqual({ error: "not found", code: "not_found" });
     }
   });
 });
@@ -187,7 +187,7 @@ describe("rate limit", () => {
     expect(limited).not.toBeNull();
     expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(limited!.headers.get("x-ratelimit-remaining")).toBe("0");
-    expect(await limited!.json()).toEqual({ error: "rate limit exceeded" });
+    expect(await limited!.json()).toEqual({ error: "rate limit exceeded", code: "rate_limited" });
     // Another form keeps its own budget.
     expect((await post("contact", json({ after: "limit" }))).status).toBe(202);
   });

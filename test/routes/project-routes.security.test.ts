@@ -68,7 +68,7 @@ describe("every project route refuses callers it must refuse", () => {
       for (const method of route.methods) {
         const response = await call(method, route.pattern, {});
         expect(response.status, `${method} ${route.pattern}`).toBe(401);
-        expect(await response.json()).toEqual({ error: "authentication required" });
+        expect(await response.json()).toEqual({ error: "authentication required", code: "unauthorized" });
       }
     }
   });
@@ -89,7 +89,7 @@ describe("every project route refuses callers it must refuse", () => {
       for (const method of route.methods) {
         const response = await call(method, route.pattern, { authorization: `Bearer ${otherProjectKey}` });
         expect(response.status, `${method} ${route.pattern}`).toBe(404);
-        expect(await response.json()).toEqual({ error: "project not found" });
+        expect(await response.json()).toEqual({ error: "project not found", code: "not_found" });
       }
     }
   });
@@ -99,7 +99,7 @@ describe("every project route refuses callers it must refuse", () => {
       for (const method of route.methods) {
         const response = await call(method, route.pattern, { authorization: `Bearer ${otherProjectKey}` }, "prj_doesnotexist");
         expect(response.status, `${method} ${route.pattern}`).toBe(404);
-        expect(await response.json()).toEqual({ error: "project not found" });
+        expect(await response.json()).toEqual({ error: "project not found", code: "not_found" });
       }
     }
   });

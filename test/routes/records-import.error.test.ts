@@ -118,6 +118,7 @@ for (const backend of importBackends(databaseHosts)) {
       expect(answer.status).toBe(413);
       expect(answer.body).toEqual({
         error: "an import reads at most 1000000 lines: it stopped before line 1000001 after importing 1 records (0 lines failed); import the rest separately",
+        code: "payload_too_large",
       });
       const stored = await slugs();
       expect(stored).toContain("within-cap");
@@ -136,7 +137,7 @@ for (const backend of importBackends(databaseHosts)) {
 
     it("answers 404 for an unknown schema or a component, and 400 for query parameters", async () => {
       const unknown = await postImport(server.url, project.projectId, key, "ghosts", "{}");
-      expect(unknown).toEqual({ status: 404, body: { error: 'no schema named "ghosts" in this project' } });
+      expect(unknown).toEqual({ status: 404, body: { error: 'no schema named "ghosts" in this project', code: "not_found" } });
       expect((await postImport(server.url, project.projectId, key, "seo", "{}")).status).toBe(404);
       const query = await importPosts('{"title":"q"}', { query: "?dryRun=true" });
       expect(query.status).toBe(400);

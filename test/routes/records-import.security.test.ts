@@ -69,9 +69,9 @@ describe("who may import", () => {
 
   it("answers 404 to another project's key, revealing nothing, and writes nothing there", async () => {
     const answer = await postImport(server.url, theirs.projectId, myKey, "posts", ndjson([{ title: "into theirs" }]));
-    expect(answer).toEqual({ status: 404, body: { error: "project not found" } });
+    expect(answer).toEqual({ status: 404, body: { error: "project not found", code: "not_found" } });
     const unknownProject = await postImport(server.url, "prj_doesnotexist", myKey, "posts", ndjson([{ title: "nowhere" }]));
-    expect(unknownProject).toEqual({ status: 404, body: { error: "project not found" } });
+    expect(unknownProject).toEqual({ status: 404, body: { error: "project not found", code: "not_found" } });
     expect(await countPosts(theirs, theirKey)).toBe(0);
   });
 });

@@ -156,7 +156,7 @@ describe("isolation between projects", () => {
     for (const method of ["GET", "DELETE"]) {
       const answer = await call(theirs.projectId, myKey, method, `/records/posts/${id}`);
       expect(answer.status).toBe(404);
-      expect(answer.body).toEqual({ error: "project not found" });
+      expect(answer.body).toEqual({ error: "project not found", code: "not_found" });
     }
     const intact = await call(theirs.projectId, theirKey, "GET", `/records/posts/${id}`);
     expect(intact.body).toEqual(theirRecord);

@@ -158,6 +158,7 @@ describe("deleting schemas: errors", () => {
     expect(unconfirmed.status).toBe(409);
     expect(unconfirmed.body).toEqual({
       error: 'deleting schema "people" would delete its 2 records; confirm to delete them with it',
+      code: "conflict",
       issues: [{ path: "confirm", message: "must be true to delete 2 records" }],
     });
     const falseConfirm = await call("DELETE", "/schemas/people?confirm=false");

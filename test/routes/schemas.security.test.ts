@@ -59,7 +59,7 @@ describe("schemas API security", () => {
     // Reaching into their project with my key reveals nothing.
     const across = await call(theirs.projectId, writeKey, "GET", "/schemas/secrets");
     expect(across.status).toBe(404);
-    expect(across.body).toEqual({ error: "project not found" });
+    expect(across.body).toEqual({ error: "project not found", code: "not_found" });
   });
 
   it("separates reading from writing", async () => {

@@ -1,7 +1,7 @@
-import { AppError, errorBody, isAppError } from "@/lib/errors";
+import { AppError, invocationErrorBody, isAppError } from "@/lib/errors";
 import { INVOCATION_PATH } from "@/lib/http/invocation-origin";
 import { INVOCATION_SECURITY_HEADERS } from "@/lib/http/security-headers";
-import { log } from "@/lib/log";
+import { logServerError } from "@/lib/http/log-server-error";
 import { runProjectFlow } from "@/lib/runs/run-project-flow";
 import { authenticateCaller } from "./authenticate-caller";
 import { corsHeaders, preflightHeaders } from "./cors";
@@ -169,8 +169,9 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     const executionHeader: Record<string, string> = leader && outcome.executionId ? { "x-execution-id": outcome.executionId } : {};
     return toResponse(Answer, outcome, { ...common, ...executionHeader, "cache-control": outcome.cacheable ? cacheControl : "no-store", "x-cache": "miss" });
   } catch (error) {
-    if (isAppError(error)) return jsonResponse(Answer, error.status, errorBody(error), { ...corsGrant, ...error.headers });
-    log.error("invocation failed", { path: url.pathname, error });
-    return jsonResponse(Answer, 500, errorBody(new AppError("internal", "internal error")), corsGrant);
+    // The specification's bodies, without the management APIs' `code` (lib/errors.ts).
+    const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });
+    const logged = appError.status >= 500 ? logServerError("invocation failed", request, appError, error) : {};
+    return jsonResponse(Answer, appError.status, invocationErrorBody(appError), { ...corsGrant, ...appError.headers, ...logged });
   }
 }
