@@ -4,14 +4,7 @@ import { effectiveFields, type FieldOfType, type SchemaDefinition } from "@/lib/
 import { FILE_LIMITS, fileFieldLimit } from "./file-limits";
 import { multipartBoundary, parseMultipart, type MultipartPart, type MultipartPartHead, type PartPlan } from "./multipart/parse-multipart";
 import { normalizeContentType, sanitizeFilename, uploadAccepted } from "./upload-metadata";
-
-/** A file sent for a top-level file field of the schema. */
-export interface RecordUpload {
-  field: string;
-  filename: string;
-  contentType: string;
-  data: Buffer;
-}
+import type { RecordUpload } from "./store-record-uploads";
 
 export interface RecordRequestInput {
   /** The record values as sent (validated later by the records service). */

@@ -1,53 +1,61 @@
 import { newId } from "@/lib/ids";
 import type { RecordStore } from "@/lib/records/record-store";
-import { validateRecordInput } from "@/lib/records-service/validate-record";
 import type { SchemaDefinition } from "@/lib/schemas/schema-definition";
-import { checkFileReferences } from "./check-file-references";
 import { deleteFilesQuietly } from "./delete-files";
-import type { RecordUpload } from "./read-record-request";
 import { storeFile } from "./store-file";
 
-export interface PreparedRecordWrite {
-  /** The values with each uploaded file's id in its field. */
+/** A file sent for a top-level file field of the schema (read from a request by read-record-request.ts). */
+export interface RecordUpload {
+  field: string;
+  filename: string;
+  contentType: string;
+  data: Buffer;
+}
+
+export interface PlannedRecordUploads {
+  /** The values with each upload's file id in its field. */
   input: unknown;
-  /** Ids of the files stored for this write; delete them again if the record write fails. */
-  storedFileIds: string[];
+  /** The file id of each upload, in the uploads' order. */
+  fileIds: string[];
+}
+
+/**
+ * Gives each upload its file id and puts the id in the upload's field of the values, so that the
+ * values can be validated (and checked) before anything is stored. Pure: nothing is stored.
+ */
+export function planRecordUploads(values: unknown, uploads: readonly RecordUpload[]): PlannedRecordUploads {
+  const fileIds = uploads.map(() => newId("file"));
+  const input =
+    uploads.length === 0 || typeof values !== "object" || values === null || Array.isArray(values)
+      ? values
+      : Object.fromEntries([...Object.entries(values), ...uploads.map((upload, index): [string, unknown] => [upload.field, fileIds[index]])]);
+  return { input, fileIds };
 }
 
 export interface StoreRecordUploadsOptions {
   store: RecordStore;
   schema: SchemaDefinition;
-  schemas: readonly SchemaDefinition[];
-  values: unknown;
   uploads: readonly RecordUpload[];
-  mode: "create" | "update";
+  /** planRecordUploads' ids, one per upload. */
+  fileIds: readonly string[];
   signal?: AbortSignal;
 }
 
 /**
- * Prepares a record write that may carry files: gives each upload its id, validates the values
- * with those ids (422 before anything is stored), checks the file ids named as values (422), then
- * stores the uploads. A failure while storing deletes what was stored.
+ * Stores a record write's uploads under their planned ids, each marked as uploaded for its field of
+ * the schema. A failure while storing deletes what was stored before the error is rethrown.
  */
-export async function storeRecordUploads(options: StoreRecordUploadsOptions): Promise<PreparedRecordWrite> {
-  const { store, schema, uploads } = options;
-  const ids = uploads.map(() => newId("file"));
-  const input =
-    uploads.length === 0 || typeof options.values !== "object" || options.values === null || Array.isArray(options.values)
-      ? options.values
-      : Object.fromEntries([...Object.entries(options.values), ...uploads.map((upload, index): [string, unknown] => [upload.field, ids[index]])]);
-  const values = validateRecordInput({ schema, components: options.schemas, input, mode: options.mode });
-  await checkFileReferences({ store, schema, values, uploadedIds: new Set(ids), signal: options.signal });
-
-  const storedFileIds: string[] = [];
+export async function storeRecordUploads(options: StoreRecordUploadsOptions): Promise<void> {
+  const { store, schema, uploads, fileIds, signal } = options;
+  const stored: string[] = [];
   try {
     for (const [index, upload] of uploads.entries()) {
-      await storeFile({ store, id: ids[index], filename: upload.filename, contentType: upload.contentType, data: upload.data, schema: schema.name, field: upload.field });
-      storedFileIds.push(ids[index]!);
+      const id = fileIds[index]!;
+      await storeFile({ store, id, filename: upload.filename, contentType: upload.contentType, data: upload.data, schema: schema.name, field: upload.field, signal });
+      stored.push(id);
     }
   } catch (error) {
-    await deleteFilesQuietly(store, storedFileIds);
+    await deleteFilesQuietly(store, stored);
     throw error;
   }
-  return { input, storedFileIds };
 }

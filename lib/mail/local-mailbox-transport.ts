@@ -3,7 +3,7 @@ import { localMailbox } from "@/lib/platform-db/schema";
 import { newId } from "@/lib/ids";
 import { formatMailAddress } from "./mail-address";
 import { MAIL_TIMEOUT_MS, type MailMessage, type MailTransport, type SendMailOptions, type SendMailResult } from "./mail-transport";
-import { runWithDeadline } from "./run-with-deadline";
+import { sendWithinTimeLimit } from "./send-within-time-limit";
 import { validateMailMessage } from "./validate-mail-message";
 
 export interface LocalMailboxTransportOptions {
@@ -28,7 +28,7 @@ export function createLocalMailboxTransport(options: LocalMailboxTransportOption
 
   async function send(message: MailMessage, sendOptions: SendMailOptions = {}): Promise<SendMailResult> {
     const prepared = validateMailMessage(message, { from: options.from });
-    return runWithDeadline(
+    return sendWithinTimeLimit(
       async () => {
         const db = await getPlatformDb();
         const id = newLocalMailId();

@@ -3,7 +3,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { log, MASK, redactText } from "@/lib/log";
 import { formatMailAddress } from "./mail-address";
 import { MAIL_TIMEOUT_MS, type MailMessage, type MailTransport, type SendMailOptions, type SendMailResult } from "./mail-transport";
-import { runWithDeadline } from "./run-with-deadline";
+import { sendWithinTimeLimit } from "./send-within-time-limit";
 import { validateMailMessage } from "./validate-mail-message";
 
 export const RESEND_API_BASE_URL = "https://api.resend.com";
@@ -26,7 +26,7 @@ export function createResendTransport(options: ResendTransportOptions): MailTran
 
   async function send(message: MailMessage, sendOptions: SendMailOptions = {}): Promise<SendMailResult> {
     const prepared = validateMailMessage(message, { from: options.from });
-    return runWithDeadline(
+    return sendWithinTimeLimit(
       async (deadline) => {
         const payload = {
           from: formatMailAddress(prepared.from),

@@ -9,7 +9,7 @@ import type { ConnectGuardOptions } from "@/lib/outbound/guarded-socket";
 import type { MailAddress } from "./mail-address";
 import { mailSettingsSchema, type MailSettings } from "./mail-settings";
 import { MAIL_TIMEOUT_MS, type MailMessage, type MailTransport, type SendMailOptions, type SendMailResult } from "./mail-transport";
-import { runWithDeadline } from "./run-with-deadline";
+import { sendWithinTimeLimit } from "./send-within-time-limit";
 import { validateMailMessage } from "./validate-mail-message";
 
 const TLS_CERTIFICATE_ERRORS = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL|EPROTO/;
@@ -41,7 +41,7 @@ export function createSmtpTransport(settings: MailSettings, options: SmtpTranspo
 
   async function send(message: MailMessage, sendOptions: SendMailOptions = {}): Promise<SendMailResult> {
     const prepared = validateMailMessage(message, { from: valid.from });
-    return runWithDeadline(
+    return sendWithinTimeLimit(
       async (deadline) => {
         const sockets: net.Socket[] = [];
         const dropSockets = () => sockets.forEach((socket) => socket.destroy());

@@ -1,37 +1,42 @@
-import { effectiveFields } from "@/lib/schemas/schema-definition";
-import { checkRelationsExist } from "./check-relations-exist";
+import { deleteFilesQuietly } from "@/lib/files/delete-files";
+import { storeRecordUploads, type RecordUpload } from "@/lib/files/store-record-uploads";
+import { checkRecordWrite } from "./check-record-write";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
-import { assertHiddenValues, assertSchemaHasRecords, planWriteEvent, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
+import { assertSchemaHasRecords, planWriteEvent, writeOptions, type HiddenValues, type RecordWriteOptions } from "./record-service-options";
 import { rethrowUniqueViolation } from "./rethrow-unique-violation";
-import { validateRecordInput } from "./validate-record";
 
 export interface CreateRecordOptions extends RecordWriteOptions {
   /** The caller's field values (a JSON object). */
   input: unknown;
+  /** Files for top-level file fields (the records API's multipart writes); each file's id goes in its field. */
+  uploads?: readonly RecordUpload[];
   /** Stored with the record, never answered (see HiddenValues). */
   hiddenValues?: HiddenValues;
 }
 
 /**
- * Creates a record: validates the input (422 with issue paths), checks that related records
- * exist (422 naming the field and the missing id), stores it (a taken unique value → 409 naming
- * the field, enforced by the database index, so also under concurrent writes) and answers the
- * record as the API shows it. Emits a "create" record-change event when origin is "api".
+ * Creates a record: validates the input (422 with issue paths), checks that file ids given as
+ * values name files uploaded for that field and that related records exist (422 naming the field
+ * and the id), stores the uploads, then the record (a taken unique value → 409 naming the field,
+ * enforced by the database index, so also under concurrent writes) and answers the record as the
+ * API shows it. Uploads are stored only once every check passed and are deleted again when the
+ * record write fails, so nothing is left behind. Emits a "create" record-change event when origin
+ * is "api".
  */
 export async function createRecord(options: CreateRecordOptions): Promise<PublicRecord> {
   const { store, schema, schemas, signal } = options;
   assertSchemaHasRecords(schema);
-  const values = validateRecordInput({ schema, components: schemas, input: options.input, mode: "create" });
-  assertHiddenValues(schema, options.hiddenValues, effectiveFields(schema).map((field) => field.name));
-  await checkRelationsExist({ store, schema, schemas, values, signal });
+  const { values, fileIds } = await checkRecordWrite({ ...options, mode: "create" });
 
   // Writes that automations listen to store their event in the outbox with the record.
   const plan = await planWriteEvent(options, "create");
+  await storeRecordUploads({ store, schema, uploads: options.uploads ?? [], fileIds, signal });
   let stored;
   try {
     stored = await store.insert(schema.name, { ...options.hiddenValues, ...values }, writeOptions(signal, plan));
   } catch (error) {
+    await deleteFilesQuietly(store, fileIds);
     rethrowUniqueViolation(error, schema.name, values);
   }
   const record = presentRecord({ schema, components: schemas, record: stored });

@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { releaseUnusedFiles } from "@/lib/files/release-unused-files";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
 import { assertSchemaHasRecords, operationOptions, planWriteEvent, writeOptions, type RecordWriteOptions } from "./record-service-options";
@@ -9,8 +10,9 @@ export interface DeleteRecordOptions extends RecordWriteOptions {
 
 /**
  * Deletes one record by id and answers it as it was; a missing id is AppError("not_found").
- * Records that point at it keep the id (expansion then reads null). Emits a "delete"
- * record-change event when origin is "api".
+ * Its files go with it unless another record of the field uses them (releaseUnusedFiles). Records
+ * that point at it keep the id (expansion then reads null). Emits a "delete" record-change event
+ * when origin is "api".
  */
 export async function deleteRecord(options: DeleteRecordOptions): Promise<PublicRecord> {
   const { store, schema, schemas, signal } = options;
@@ -24,5 +26,6 @@ export async function deleteRecord(options: DeleteRecordOptions): Promise<Public
   if (deleted === 0) throw notFound();
   const record = presentRecord({ schema, components: schemas, record: stored });
   if (options.origin === "api") await emitRecordChange({ type: "delete", projectId: options.projectId, schema: schema.name, record }, plan);
+  await releaseUnusedFiles({ store, schema, before: record });
   return record;
 }

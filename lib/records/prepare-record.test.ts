@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { hasPrefix } from "@/lib/ids";
 import { prepareChanges } from "./prepare-changes";
 import { prepareInsert } from "./prepare-insert";
-import { orderByIds, presentRecord } from "./present-record";
+import { orderByIds, orderRecordKeys } from "./order-stored-records";
 import { assertCollectionName, isValidFieldName, isValidRecordId } from "./record-names";
 
 const now = new Date("2024-05-06T07:08:09.010Z");
@@ -36,13 +36,13 @@ describe("prepareChanges", () => {
   });
 });
 
-describe("presentRecord and orderByIds", () => {
+describe("orderRecordKeys and orderByIds", () => {
   it("puts id first and the timestamps last", () => {
-    expect(Object.keys(presentRecord({ updatedAt: "u", b: 1, createdAt: "c", id: "x", a: 2 }))).toEqual(["id", "b", "a", "createdAt", "updatedAt"]);
+    expect(Object.keys(orderRecordKeys({ updatedAt: "u", b: 1, createdAt: "c", id: "x", a: 2 }))).toEqual(["id", "b", "a", "createdAt", "updatedAt"]);
   });
 
   it("answers records in the order of the ids, each once", () => {
-    const records = ["a", "b", "c"].map((id) => presentRecord({ id, createdAt: "c", updatedAt: "u" }));
+    const records = ["a", "b", "c"].map((id) => orderRecordKeys({ id, createdAt: "c", updatedAt: "u" }));
     expect(orderByIds(records, ["c", "x", "a", "c"]).map((record) => record.id)).toEqual(["c", "a"]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Document } from "mongodb";
-import { presentRecord } from "../present-record";
+import { orderRecordKeys } from "../order-stored-records";
 import type { StoredRecord } from "../record-store";
 
 /** Our record as a MongoDB document: the id goes to `_id`. */
@@ -11,7 +11,7 @@ export function toMongoDocument(record: StoredRecord): Document {
 /** A MongoDB document as our record: `_id` becomes `id` and is never exposed itself. */
 export function fromMongoDocument(document: Document): StoredRecord {
   const { _id, ...rest } = document;
-  return presentRecord({ ...rest, id: typeof _id === "string" ? _id : String(_id) });
+  return orderRecordKeys({ ...rest, id: typeof _id === "string" ? _id : String(_id) });
 }
 
 /**

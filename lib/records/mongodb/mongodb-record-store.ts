@@ -5,7 +5,7 @@ import type { ConnectGuardOptions } from "@/lib/outbound/guarded-socket";
 import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
-import { orderByIds, presentRecord } from "../present-record";
+import { orderByIds, orderRecordKeys } from "../order-stored-records";
 import { assertCollectionName, assertFieldName, isSystemField } from "../record-names";
 import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
@@ -212,7 +212,7 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
         });
         if (!before) return { matched: false, record: null, previous: null };
         const previous = fromMongoDocument(before);
-        const record = presentRecord({ ...previous, ...patch });
+        const record = orderRecordKeys({ ...previous, ...patch });
         await writeOutboxEntry(opts?.outbox, record, previous, deadline);
         return { matched: true, previous, record };
       });

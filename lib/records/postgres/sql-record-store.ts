@@ -3,7 +3,7 @@ import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQ
 import { textProblem } from "../normalize-document";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
-import { orderByIds, presentRecord } from "../present-record";
+import { orderByIds, orderRecordKeys } from "../order-stored-records";
 import { assertCollectionName, assertFieldName, isSystemField } from "../record-names";
 import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
@@ -276,7 +276,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         if (checked.limit !== undefined) sql += ` LIMIT ${params.add(checked.limit)}`;
         if (checked.skip > 0) sql += ` OFFSET ${params.add(checked.skip)}`;
         const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
-        return result.rows.map((row) => presentRecord(row.doc as Record<string, unknown>));
+        return result.rows.map((row) => orderRecordKeys(row.doc as Record<string, unknown>));
       });
     },
 
@@ -303,7 +303,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         if (wanted.length === 0) return [];
         const sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`;
         const result = await read(() => query(sql, [JSON.stringify(wanted)], deadline), { rows: [], rowCount: 0 });
-        return orderByIds(result.rows.map((row) => presentRecord(row.doc as Record<string, unknown>)), wanted);
+        return orderByIds(result.rows.map((row) => orderRecordKeys(row.doc as Record<string, unknown>)), wanted);
       });
     },
 
@@ -329,7 +329,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
           const result = await change(deadline, () => query(sql, params.values, deadline), { rows: [], rowCount: 0 }, outbox);
           const row = result.rows[0];
           if (!row) return { matched: false, record: null, previous: null };
-          return { matched: true, record: presentRecord(row.record as Record<string, unknown>), previous: presentRecord(row.previous as Record<string, unknown>) };
+          return { matched: true, record: orderRecordKeys(row.record as Record<string, unknown>), previous: orderRecordKeys(row.previous as Record<string, unknown>) };
         } catch (error) {
           if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(patch));
           throw error;

@@ -1,6 +1,6 @@
 import { withProjectAuth } from "@/lib/http/with-project-auth";
-import { createRecordWithFiles } from "@/lib/files/create-record-with-files";
 import { readRecordRequest } from "@/lib/files/read-record-request";
+import { createRecord } from "@/lib/records-service/create-record";
 import { listRecords } from "@/lib/records-service/list-records";
 import { parseListQuery } from "@/lib/records-service/parse-list-query";
 import { loadRecordRouteContext } from "../_lib/record-route-context";
@@ -29,7 +29,7 @@ export const POST = withProjectAuth<Params>(
     const context = await loadRecordRouteContext(runtime, params.schema);
     const { values, uploads } = await readRecordRequest(request, { schema: context.schema });
     // No request signal for writes: a client that goes away does not leave a half-known outcome behind.
-    const record = await createRecordWithFiles({ ...context, projectId: project.id, origin: "api", values, uploads });
+    const record = await createRecord({ ...context, projectId: project.id, origin: "api", input: values, uploads });
     return Response.json(record, { status: 201, headers: { location: `${new URL(request.url).pathname}/${record.id}` } });
   },
   { permission: "records.create" },

@@ -1,10 +1,10 @@
 import { AppError } from "@/lib/errors";
 import { withProjectAuth } from "@/lib/http/with-project-auth";
-import { deleteRecordWithFiles } from "@/lib/files/delete-record-with-files";
 import { readRecordRequest } from "@/lib/files/read-record-request";
-import { updateRecordWithFiles } from "@/lib/files/update-record-with-files";
 import { isValidRecordId } from "@/lib/records/record-names";
+import { deleteRecord } from "@/lib/records-service/delete-record";
 import { getRecordOrThrow } from "@/lib/records-service/get-record-or-throw";
+import { updateRecord } from "@/lib/records-service/update-record";
 import { assertOnlyParameters, loadRecordRouteContext } from "../../_lib/record-route-context";
 
 type Params = { projectId: string; schema: string; recordId: string };
@@ -33,7 +33,7 @@ export const PATCH = withProjectAuth<Params>(
     const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
     const { values, uploads } = await readRecordRequest(request, { schema: context.schema });
-    return Response.json(await updateRecordWithFiles({ ...context, projectId: project.id, origin: "api", id: params.recordId, values, uploads }));
+    return Response.json(await updateRecord({ ...context, projectId: project.id, origin: "api", id: params.recordId, input: values, uploads }));
   },
   { permission: "records.update" },
 );
@@ -43,7 +43,7 @@ export const DELETE = withProjectAuth<Params>(
   async ({ project, runtime, params }) => {
     const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
-    await deleteRecordWithFiles({ ...context, projectId: project.id, origin: "api", id: params.recordId });
+    await deleteRecord({ ...context, projectId: project.id, origin: "api", id: params.recordId });
     return new Response(null, { status: 204 });
   },
   { permission: "records.delete" },

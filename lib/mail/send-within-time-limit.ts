@@ -1,11 +1,12 @@
 import { AppError } from "@/lib/errors";
 
 /**
- * Runs `work` until it settles, the time limit passes or the caller's signal aborts, whichever
- * comes first. On the last two it rejects with AppError("timeout") at once and aborts the signal
- * handed to `work`, which must then let go of its sockets.
+ * Runs a transport's send (`work`) until it settles, the transport's time limit passes or the
+ * caller's signal (a flow run's budget) aborts, whichever comes first. On the last two it rejects
+ * with AppError("timeout") at once and aborts the signal handed to `work`, which must then let go
+ * of its sockets. (lib/records/run-with-deadline.ts is the record store's per-operation deadline.)
  */
-export function runWithDeadline<T>(
+export function sendWithinTimeLimit<T>(
   work: (signal: AbortSignal) => Promise<T>,
   options: { timeoutMs: number; signal?: AbortSignal; what: string },
 ): Promise<T> {

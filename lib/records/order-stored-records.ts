@@ -1,7 +1,11 @@
 import type { StoredRecord } from "./record-store";
 
-/** Every backend answers records in one key order: id first, the caller's fields, then the timestamps. */
-export function presentRecord(document: Record<string, unknown>): StoredRecord {
+/**
+ * Every backend answers records in one key order: id first, the caller's fields, then the
+ * timestamps. The store's own order, not what the API shows (lib/records-service/present-record.ts
+ * picks the schema's fields from a stored record).
+ */
+export function orderRecordKeys(document: Record<string, unknown>): StoredRecord {
   const { id, createdAt, updatedAt, ...rest } = document;
   return { id: String(id), ...rest, createdAt: createdAt as string, updatedAt: updatedAt as string };
 }
