@@ -21,8 +21,17 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const workspaces = await listWorkspaces({ userId: user.id });
   return (
     <div className="flex min-h-screen flex-col">
+      {/* The first Tab stop: past the top bar and the project navigation to the page itself. */}
+      <a
+        href="#main-content"
+        className="sr-only rounded-md bg-white px-3 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        Skip to content
+      </a>
       <TopBar email={user.email} workspaces={workspaces.map(({ id, name }) => ({ id, name }))} accountActions={<AccountActions />} />
-      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">{children}</main>
+      <main id="main-content" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 focus:outline-none sm:px-6">
+        {children}
+      </main>
     </div>
   );
 }

@@ -17,7 +17,11 @@ export async function postEndUserAuth(projectId: string, schema: string, route: 
   } catch {
     return { ok: false, message: "The server could not be reached. Check your connection and try again.", issues: [] };
   }
-  if (response.ok) return { ok: true };
+  if (response.ok) {
+    // An unread body keeps the request open in the browser (and the page never network-idle).
+    await response.body?.cancel();
+    return { ok: true };
+  }
   const answer = (await response.json().catch(() => ({}))) as { error?: unknown; issues?: { path: string; message: string }[] };
   const issues = Array.isArray(answer.issues) ? answer.issues : [];
   if (response.status === 404) return { ok: false, message: "This link is not valid: the account or site it belongs to was not found.", issues };

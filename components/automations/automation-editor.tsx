@@ -201,7 +201,7 @@ export function AutomationEditor({
           <p className="text-xs text-slate-500">
             {issues.length > 0 ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.` : automationId ? "Changes apply to the next run as soon as you save." : "Nothing runs until you save."}
           </p>
-          <Button onClick={submit} disabled={pending}>
+          <Button onClick={submit} busy={pending}>
             {pending && <Spinner />}
             {automationId ? "Save automation" : "Create automation"}
           </Button>

@@ -85,7 +85,7 @@ export function RunNowPanel({ projectId, triggerType, run }: { projectId: string
           </Notice>
         )}
         <div className="flex justify-end">
-          <Button onClick={start} disabled={pending}>
+          <Button onClick={start} busy={pending}>
             {pending && <Spinner />}
             Run now
           </Button>

@@ -3,6 +3,7 @@
 import { useMemo, useSyncExternalStore } from "react";
 import { RECORD_EVENTS, type RecordEventType } from "@/lib/automations/automation-definition";
 import type { ErrorIssue } from "@/lib/errors";
+import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldError } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
@@ -80,9 +81,9 @@ export function FormTriggerSettings({
               <h4 className="text-xs font-medium uppercase tracking-wide text-slate-500">HTML to paste into your site</h4>
               <CopyButton value={savedForm.snippet} label="Copy HTML" />
             </div>
-            <pre aria-label="Form HTML" tabIndex={0} className="mt-1 max-h-64 overflow-auto rounded-md bg-white px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-600">
+            <CodeBlock label="Form HTML" className="mt-1 max-h-64 rounded-md bg-white px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset">
               {savedForm.snippet}
-            </pre>
+            </CodeBlock>
             <p className="mt-1 text-xs text-slate-500">Any field names work: the flow reads them as {"{{trigger.fields.<name>}}"}.</p>
           </div>
         </section>

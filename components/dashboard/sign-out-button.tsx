@@ -10,7 +10,7 @@ export function SignOutButton({ callbackUrl = "/sign-in" }: { callbackUrl?: stri
     <Button
       variant="secondary"
       size="sm"
-      disabled={pending}
+      busy={pending}
       onClick={() => {
         setPending(true);
         void signOut({ callbackUrl });

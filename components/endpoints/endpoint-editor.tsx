@@ -157,7 +157,7 @@ export function EndpointEditor({
             </FieldShell>
           </div>
           <div className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2">
-            <span className="shrink-0 font-mono text-xs font-semibold text-slate-500">{draft.method}</span>
+            <span className="shrink-0 font-mono text-xs font-semibold text-slate-600">{draft.method}</span>
             <code data-testid="invocation-url" className="min-w-0 flex-1 truncate font-mono text-sm text-slate-800">
               {url}
             </code>
@@ -297,7 +297,7 @@ export function EndpointEditor({
         {notice && <Notice className="mb-3">{notice}</Notice>}
         <div className="flex items-center justify-between gap-3">
           <p className="text-xs text-slate-500">{issues.length > 0 ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.` : endpointId ? "Changes apply to callers as soon as you save." : "Nothing is live until you save."}</p>
-          <Button onClick={save} disabled={pending}>
+          <Button onClick={save} busy={pending}>
             {pending && <Spinner />}
             {endpointId ? "Save endpoint" : "Create endpoint"}
           </Button>

@@ -121,7 +121,7 @@ export function ImportExportButtons({
             <Button variant="secondary" onClick={() => setOpen(false)} disabled={pending}>
               Cancel
             </Button>
-            <Button onClick={submit} disabled={pending || text.trim() === ""}>
+            <Button onClick={submit} busy={pending} disabled={text.trim() === ""}>
               {pending && <Spinner />}
               Import
             </Button>

@@ -6,6 +6,7 @@ import type { ErrorIssue } from "@/lib/errors";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
 import { Button } from "@/components/ui/button";
+import { CodeBlock } from "@/components/ui/code-block";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormError } from "@/components/ui/form-error";
 import { Input } from "@/components/ui/input";
@@ -115,11 +116,15 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
           issues={requestIssues.map((issue) => `${issue.path}: ${issue.message}`)}
         />
         <div className="flex justify-end">
-          <Button onClick={start} disabled={pending}>
+          <Button onClick={start} busy={pending}>
             {pending && <Spinner />}
             Run test
           </Button>
         </div>
+        {/* Present before any run, so that screen readers announce what changes in it. */}
+        <p role="status" className="sr-only">
+          {pending ? "Running the test…" : result ? `Test run ${result.outcome}: answered ${result.response.status}, ${result.steps.length} ${result.steps.length === 1 ? "step" : "steps"}.` : ""}
+        </p>
 
         {result && (
           <section aria-label="Test run result" className="space-y-4 border-t border-slate-100 pt-4">
@@ -146,7 +151,9 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
                   </div>
                   {step.error && <p className="border-t border-rose-100 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
                   {step.output !== null && step.output !== undefined && (
-                    <pre className="max-h-64 overflow-auto border-t border-slate-100 bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800">{pretty(step.output)}</pre>
+                    <CodeBlock label={`Output of step ${step.index + 1}`} className="max-h-64 border-t border-slate-100 bg-slate-50 px-3 py-2 text-slate-800">
+                      {pretty(step.output)}
+                    </CodeBlock>
                   )}
                 </li>
               ))}
@@ -157,17 +164,17 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
               <div className="mt-2 overflow-hidden rounded-lg border border-slate-200">
                 <div className="flex flex-wrap gap-x-4 gap-y-1 border-b border-slate-100 px-3 py-2 font-mono text-xs text-slate-600">
                   <span>
-                    <span className="text-slate-400">status</span> {result.response.status}
+                    <span className="text-slate-500">status</span> {result.response.status}
                   </span>
                   {Object.entries(result.response.headers).map(([name, value]) => (
                     <span key={name}>
-                      <span className="text-slate-400">{name}</span> {value}
+                      <span className="text-slate-500">{name}</span> {value}
                     </span>
                   ))}
                 </div>
-                <pre aria-label="Response body" className="max-h-96 overflow-auto bg-slate-900 px-3 py-2 font-mono text-xs leading-5 text-slate-100">
+                <CodeBlock label="Response body" className="max-h-96 bg-slate-900 px-3 py-2 text-slate-100 focus-visible:outline-indigo-400">
                   {pretty(result.response.body)}
-                </pre>
+                </CodeBlock>
               </div>
             </div>
           </section>

@@ -84,7 +84,7 @@ export function DatabaseFields({
               className="sr-only"
             />
             <span className="font-medium text-slate-900">{candidate.title}</span>
-            <span className="mt-1 text-xs text-slate-500">{candidate.description}</span>
+            <span className="mt-1 text-xs text-slate-600">{candidate.description}</span>
           </label>
         ))}
       </div>

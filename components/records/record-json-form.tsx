@@ -61,7 +61,7 @@ export function RecordJsonForm({
       <FormError message={problem?.message} issues={problem?.issues} />
       {saved && <Notice>Record saved.</Notice>}
       <div className="flex justify-end">
-        <Button onClick={submit} disabled={pending}>
+        <Button onClick={submit} busy={pending}>
           {pending && <Spinner />}
           {submitLabel}
         </Button>

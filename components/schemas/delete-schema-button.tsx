@@ -63,7 +63,7 @@ export function DeleteSchemaButton({ projectId, name, action }: { projectId: str
             <Button variant="secondary" onClick={close} disabled={pending}>
               Cancel
             </Button>
-            <Button variant="danger" onClick={() => run(Boolean(recordsWarning))} disabled={pending}>
+            <Button variant="danger" onClick={() => run(Boolean(recordsWarning))} busy={pending}>
               {pending && <Spinner />}
               {recordsWarning ? "Delete schema and records" : "Delete schema"}
             </Button>

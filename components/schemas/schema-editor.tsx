@@ -320,7 +320,7 @@ export function SchemaEditor({
                 <Button variant="secondary" size="sm" onClick={() => setConfirmation(null)} disabled={pending}>
                   Keep editing
                 </Button>
-                <Button size="sm" onClick={() => save(true)} disabled={pending}>
+                <Button size="sm" onClick={() => save(true)} busy={pending}>
                   {pending && <Spinner />}
                   Confirm and save
                 </Button>
@@ -329,7 +329,7 @@ export function SchemaEditor({
           )}
           {!confirmation && (
             <div className="flex justify-end">
-              <Button onClick={() => save(false)} disabled={pending}>
+              <Button onClick={() => save(false)} busy={pending}>
                 {pending && <Spinner />}
                 {creating ? "Create schema" : "Save changes"}
               </Button>

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ButtonHTMLAttributes, ComponentProps } from "react";
+import type { ButtonHTMLAttributes, ComponentProps, MouseEvent } from "react";
 import { cn } from "./cn";
 
 export type ButtonVariant = "primary" | "secondary" | "danger" | "ghost";
@@ -20,7 +20,7 @@ const SIZES: Record<ButtonSize, string> = {
 export function buttonClasses(variant: ButtonVariant = "primary", size: ButtonSize = "md", className?: string): string {
   return cn(
     "inline-flex shrink-0 items-center justify-center font-medium whitespace-nowrap transition-colors",
-    "focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50",
+    "focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-50 aria-disabled:cursor-not-allowed aria-disabled:opacity-50",
     VARIANTS[variant],
     SIZES[size],
     className,
@@ -30,10 +30,28 @@ export function buttonClasses(variant: ButtonVariant = "primary", size: ButtonSi
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
   size?: ButtonSize;
+  /**
+   * Its action is running: the button ignores activation but stays focusable and announced as busy.
+   * `disabled` would drop keyboard focus to the page body in the middle of the action.
+   */
+  busy?: boolean;
 }
 
-export function Button({ variant, size, className, type = "button", ...props }: ButtonProps) {
-  return <button type={type} className={buttonClasses(variant, size, className)} {...props} />;
+function ignoreActivation(event: MouseEvent<HTMLButtonElement>): void {
+  event.preventDefault();
+}
+
+export function Button({ variant, size, className, type = "button", busy, onClick, ...props }: ButtonProps) {
+  return (
+    <button
+      type={type}
+      className={buttonClasses(variant, size, className)}
+      aria-disabled={busy || undefined}
+      aria-busy={busy || undefined}
+      onClick={busy ? ignoreActivation : onClick}
+      {...props}
+    />
+  );
 }
 
 export interface ButtonLinkProps extends ComponentProps<typeof Link> {

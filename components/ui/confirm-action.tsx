@@ -41,7 +41,7 @@ export function ConfirmAction({
       <Button
         variant="danger"
         size="sm"
-        disabled={pending}
+        busy={pending}
         onClick={() =>
           startTransition(async () => {
             const result = await action();

@@ -58,7 +58,7 @@ export function SignInForm({ callbackUrl, githubEnabled, oauthError }: { callbac
       {githubEnabled && (
         <>
           <GithubButton callbackUrl={callbackUrl} />
-          <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
+          <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500">
             <span className="h-px flex-1 bg-slate-200" />
             or
             <span className="h-px flex-1 bg-slate-200" />
@@ -69,7 +69,7 @@ export function SignInForm({ callbackUrl, githubEnabled, oauthError }: { callbac
         <FormError message={error} />
         <TextField id="email" name="email" type="email" label="Email" autoComplete="email" required autoFocus />
         <TextField id="password" name="password" type="password" label="Password" autoComplete="current-password" required />
-        <Button type="submit" className="w-full" disabled={pending}>
+        <Button type="submit" className="w-full" busy={pending}>
           {pending && <Spinner />}
           Sign in
         </Button>

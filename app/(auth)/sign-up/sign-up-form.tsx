@@ -33,7 +33,7 @@ export function SignUpForm({ callbackUrl, githubEnabled, minPasswordLength }: { 
       {githubEnabled && (
         <>
           <GithubButton callbackUrl={callbackUrl} />
-          <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-400">
+          <div className="flex items-center gap-3 text-xs uppercase tracking-wide text-slate-500">
             <span className="h-px flex-1 bg-slate-200" />
             or
             <span className="h-px flex-1 bg-slate-200" />
@@ -55,7 +55,7 @@ export function SignUpForm({ callbackUrl, githubEnabled, minPasswordLength }: { 
           hint={`At least ${minPasswordLength} characters.`}
           error={state.fieldErrors?.password}
         />
-        <Button type="submit" className="w-full" disabled={pending}>
+        <Button type="submit" className="w-full" busy={pending}>
           {pending && <Spinner />}
           Create account
         </Button>

@@ -42,9 +42,9 @@ export default async function MailboxPage({ searchParams }: { searchParams: Prom
                     className={cn("block px-4 py-3 hover:bg-slate-50", message.id === selected?.id && "bg-indigo-50/70 hover:bg-indigo-50")}
                   >
                     <p className="truncate text-sm font-medium text-slate-900">{message.subject}</p>
-                    <p className="mt-0.5 truncate text-xs text-slate-500">To {message.to.join(", ")}</p>
+                    <p className="mt-0.5 truncate text-xs text-slate-600">To {message.to.join(", ")}</p>
                     <div className="mt-1 flex items-center justify-between gap-2">
-                      <span className="truncate text-xs text-slate-400">{formatDateTime(message.createdAt)}</span>
+                      <span className="truncate text-xs text-slate-600">{formatDateTime(message.createdAt)}</span>
                       <Badge tone={message.projectId ? "indigo" : "neutral"}>{message.projectName ?? (message.projectId ? "Project" : "Flowpoint")}</Badge>
                     </div>
                   </Link>
@@ -57,11 +57,11 @@ export default async function MailboxPage({ searchParams }: { searchParams: Prom
               <div className="border-b border-slate-100 px-5 py-4">
                 <h2 className="text-lg font-semibold text-slate-900">{selected.subject}</h2>
                 <dl className="mt-2 grid grid-cols-[4rem_1fr] gap-y-1 text-sm">
-                  <dt className="text-slate-400">From</dt>
+                  <dt className="text-slate-500">From</dt>
                   <dd className="truncate text-slate-700">{selected.from}</dd>
-                  <dt className="text-slate-400">To</dt>
+                  <dt className="text-slate-500">To</dt>
                   <dd className="truncate text-slate-700">{selected.to.join(", ")}</dd>
-                  <dt className="text-slate-400">Date</dt>
+                  <dt className="text-slate-500">Date</dt>
                   <dd className="text-slate-700">{formatDateTime(selected.createdAt)}</dd>
                 </dl>
               </div>

@@ -38,7 +38,7 @@ export default async function ProjectOverviewPage({ params }: Params) {
       <div className="grid gap-4 sm:grid-cols-3">
         <Card>
           <CardBody>
-            <p className="text-xs font-medium uppercase tracking-wide text-slate-400">Database</p>
+            <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Database</p>
             <div className="mt-2 flex items-center gap-2">
               <DatabaseBadge kind={project.database.kind} />
             </div>
@@ -49,7 +49,7 @@ export default async function ProjectOverviewPage({ params }: Params) {
         </Card>
         <Card>
           <CardBody>
-            <p className="text-xs font-medium uppercase tracking-wide text-slate-400">Mail</p>
+            <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Mail</p>
             <div className="mt-2">
               {project.mail.configured ? <Badge tone="green">Own SMTP server</Badge> : <Badge tone="amber">Local mailbox</Badge>}
             </div>
@@ -60,7 +60,7 @@ export default async function ProjectOverviewPage({ params }: Params) {
         </Card>
         <Card>
           <CardBody>
-            <p className="text-xs font-medium uppercase tracking-wide text-slate-400">API keys</p>
+            <p className="text-xs font-medium uppercase tracking-wide text-slate-500">API keys</p>
             <p className="mt-2 text-2xl font-semibold text-slate-900">{activeKeys ?? "—"}</p>
             <p className="text-xs text-slate-500">{activeKeys === null ? "Managed by workspace admins" : activeKeys === 1 ? "active key" : "active keys"}</p>
           </CardBody>

@@ -31,7 +31,7 @@ export function CreateProjectDialog({ workspaceId, triggerLabel = "New project" 
             <Button variant="ghost" onClick={() => setOpen(false)}>
               Cancel
             </Button>
-            <Button type="submit" disabled={pending}>
+            <Button type="submit" busy={pending}>
               {pending && <Spinner />}
               Create project
             </Button>

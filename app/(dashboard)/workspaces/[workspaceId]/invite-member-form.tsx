@@ -24,7 +24,7 @@ export function InviteMemberForm({ workspaceId }: { workspaceId: string }) {
             <option value="admin">Admin</option>
           </Select>
         </div>
-        <Button type="submit" disabled={pending} className="sm:mb-0">
+        <Button type="submit" busy={pending} className="sm:mb-0">
           {pending && <Spinner />}
           Send invitation
         </Button>

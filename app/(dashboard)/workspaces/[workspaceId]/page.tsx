@@ -84,7 +84,7 @@ export default async function WorkspacePage({ params }: Params) {
                         </div>
                         <div className="flex shrink-0 items-center gap-3">
                           <DatabaseBadge kind={project.database.kind} />
-                          <span className="hidden text-xs text-slate-400 sm:inline">Created {formatDate(project.createdAt)}</span>
+                          <span className="hidden text-xs text-slate-500 sm:inline">Created {formatDate(project.createdAt)}</span>
                           <span aria-hidden="true" className="text-slate-300">
                             ›
                           </span>
@@ -110,14 +110,14 @@ export default async function WorkspacePage({ params }: Params) {
                       <div className="min-w-0">
                         <p className="truncate text-sm font-medium text-slate-900">
                           {member.name || member.email}
-                          {member.userId === user.id && <span className="ml-1.5 font-normal text-slate-400">(you)</span>}
+                          {member.userId === user.id && <span className="ml-1.5 font-normal text-slate-500">(you)</span>}
                         </p>
                         {member.name && <p className="truncate text-xs text-slate-500">{member.email}</p>}
                       </div>
                     </div>
                     <div className="flex shrink-0 items-center gap-3">
                       <Badge tone={member.role === "admin" ? "indigo" : "neutral"}>{member.role}</Badge>
-                      <span className="hidden text-xs text-slate-400 sm:inline">Joined {formatDate(member.joinedAt)}</span>
+                      <span className="hidden text-xs text-slate-500 sm:inline">Joined {formatDate(member.joinedAt)}</span>
                       {isAdmin && (member.userId !== user.id || adminCount > 1) && (
                         <RemoveMemberButton workspaceId={workspaceId} userId={member.userId} email={member.email} isSelf={member.userId === user.id} />
                       )}
@@ -127,14 +127,14 @@ export default async function WorkspacePage({ params }: Params) {
               </ul>
               {pendingInvitations.length > 0 && (
                 <div className="border-t border-slate-100 px-5 py-3">
-                  <p className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-400">Pending invitations</p>
+                  <p className="mb-2 text-xs font-medium uppercase tracking-wide text-slate-500">Pending invitations</p>
                   <ul className="space-y-2" aria-label="Pending invitations">
                     {pendingInvitations.map((invitation) => (
                       <li key={invitation.id} className="flex flex-wrap items-center justify-between gap-2 text-sm">
                         <span className="truncate text-slate-700">{invitation.email}</span>
                         <span className="flex items-center gap-3">
                           <Badge tone="amber">invited as {invitation.role}</Badge>
-                          <span className="text-xs text-slate-400">Expires {formatDate(invitation.expiresAt)}</span>
+                          <span className="text-xs text-slate-500">Expires {formatDate(invitation.expiresAt)}</span>
                         </span>
                       </li>
                     ))}

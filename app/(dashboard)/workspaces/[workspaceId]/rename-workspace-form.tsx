@@ -25,7 +25,7 @@ export function RenameWorkspaceForm({ workspaceId, name, canEdit }: { workspaceI
         hint={canEdit ? undefined : "Only workspace admins can rename the workspace."}
       />
       {canEdit && (
-        <Button type="submit" variant="secondary" size="sm" disabled={pending}>
+        <Button type="submit" variant="secondary" size="sm" busy={pending}>
           {pending && <Spinner />}
           Rename
         </Button>

@@ -68,7 +68,7 @@ export function CreateApiKeyForm({ projectId, groups }: { projectId: string; gro
           hint="Say where the key is used, so you know which one to revoke."
         />
         <PermissionFields groups={groups} error={state.fieldErrors?.permissions} />
-        <Button type="submit" disabled={pending}>
+        <Button type="submit" busy={pending}>
           {pending && <Spinner />}
           Create API key
         </Button>

@@ -67,7 +67,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ projec
                 </thead>
                 <tbody className="divide-y divide-slate-100">
                   {keys.map((key) => (
-                    <tr key={key.id} className={key.revokedAt ? "bg-slate-50/60 text-slate-400" : undefined}>
+                    <tr key={key.id} className={key.revokedAt ? "bg-slate-50/60 text-slate-500" : undefined}>
                       <td className="px-5 py-3 font-medium text-slate-900">{key.name}</td>
                       <td className="px-3 py-3">
                         <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-slate-700" aria-label={`Key starting ${key.prefix} and ending ${key.lastFour}`}>

@@ -54,7 +54,7 @@ export default async function RecordsPage({ params }: { params: Promise<{ projec
                   <span className="font-mono text-sm font-medium text-slate-900">{schema.name}</span>
                   {schema.kind === "auth" && <Badge tone="green">Auth</Badge>}
                   <span className="ml-auto text-sm tabular-nums text-slate-500">{counts[index] === null ? "—" : counts[index] === 1 ? "1 record" : `${counts[index]} records`}</span>
-                  <span aria-hidden="true" className="text-slate-400">
+                  <span aria-hidden="true" className="text-slate-500">
                     →
                   </span>
                 </Link>

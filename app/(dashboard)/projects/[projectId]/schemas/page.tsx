@@ -64,7 +64,7 @@ export default async function SchemasPage({ params }: { params: Promise<{ projec
                     </td>
                     <td className="px-3 py-3 text-slate-600">
                       <span className="tabular-nums">{schema.fields.length}</span>
-                      <span className="ml-2 hidden text-xs text-slate-400 lg:inline">
+                      <span className="ml-2 hidden text-xs text-slate-500 lg:inline">
                         {schema.fields
                           .slice(0, 4)
                           .map((field) => field.name)

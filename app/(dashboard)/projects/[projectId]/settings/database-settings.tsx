@@ -93,7 +93,7 @@ export function DatabaseSettings({ projectId, kind, hint, canEdit }: { projectId
             </p>
           </div>
           <div className="flex gap-2">
-            <Button type="submit" disabled={pending}>
+            <Button type="submit" busy={pending}>
               {pending && <Spinner />}
               Save database
             </Button>

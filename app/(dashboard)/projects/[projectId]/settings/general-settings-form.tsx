@@ -29,7 +29,7 @@ export function GeneralSettingsForm({ projectId, name, logRetentionDays, canEdit
         />
       </div>
       {canEdit && (
-        <Button type="submit" variant="secondary" disabled={pending}>
+        <Button type="submit" variant="secondary" busy={pending}>
           {pending && <Spinner />}
           Save
         </Button>

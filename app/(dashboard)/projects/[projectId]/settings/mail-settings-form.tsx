@@ -50,7 +50,7 @@ export function MailSettingsForm({ projectId, settings, canEdit }: { projectId: 
       </fieldset>
       {canEdit && (
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <Button type="submit" disabled={pending}>
+          <Button type="submit" busy={pending}>
             {pending && <Spinner />}
             Save mail server
           </Button>

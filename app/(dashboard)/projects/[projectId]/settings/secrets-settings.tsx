@@ -108,7 +108,7 @@ function AddSecretForm({ projectId }: { projectId: string }) {
           hint="Up to 8 KB. Stored encrypted; it cannot be shown again."
         />
       </div>
-      <Button type="submit" variant="secondary" disabled={pending}>
+      <Button type="submit" variant="secondary" busy={pending}>
         {pending && <Spinner />}
         Add secret
       </Button>
@@ -141,7 +141,7 @@ function RotateSecretButton({ projectId, name }: { projectId: string; name: stri
             <Button variant="secondary" onClick={() => setOpenedOn(null)} disabled={pending}>
               Cancel
             </Button>
-            <Button type="submit" disabled={pending}>
+            <Button type="submit" busy={pending}>
               {pending && <Spinner />}
               Save new value
             </Button>

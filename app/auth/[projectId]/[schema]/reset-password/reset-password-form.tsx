@@ -36,6 +36,8 @@ export function ResetPasswordForm({ projectId, schema, token }: { projectId: str
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    // The button stays focusable while the request runs; a second press sends nothing.
+    if (pending) return;
     setError(undefined);
     setPasswordError(undefined);
     if (password.length < MIN_LENGTH) return setPasswordError(`Use at least ${MIN_LENGTH} characters.`);
@@ -87,8 +89,9 @@ export function ResetPasswordForm({ projectId, schema, token }: { projectId: str
       </div>
       <button
         type="submit"
-        disabled={pending}
-        className="mt-6 w-full rounded-md bg-neutral-900 px-4 py-2 text-sm font-medium text-white hover:bg-neutral-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-900 disabled:opacity-60"
+        aria-disabled={pending || undefined}
+        aria-busy={pending || undefined}
+        className="mt-6 w-full rounded-md bg-neutral-900 px-4 py-2 text-sm font-medium text-white hover:bg-neutral-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-neutral-900 aria-disabled:opacity-60"
       >
         {pending ? "Saving…" : "Save new password"}
       </button>

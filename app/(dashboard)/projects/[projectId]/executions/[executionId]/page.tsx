@@ -9,6 +9,7 @@ import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-e
 import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { Badge } from "@/components/ui/badge";
+import { CodeBlock } from "@/components/ui/code-block";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
 import { Notice } from "@/components/ui/form-error";
@@ -100,7 +101,7 @@ export default async function ExecutionPage({ params }: Params) {
                 </div>
               ) : (
               <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Endpoint</dt>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Endpoint</dt>
                 <dd className="mt-1 flex items-center gap-2">
                   {method && slug ? (
                     <>
@@ -120,15 +121,15 @@ export default async function ExecutionPage({ params }: Params) {
               </div>
               )}
               <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Answered</dt>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Answered</dt>
                 <dd className="mt-1 font-mono">{entry.httpStatus ?? "—"}</dd>
               </div>
               <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Duration</dt>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Duration</dt>
                 <dd className="mt-1 tabular-nums">{formatDuration(entry.durationMs)}</dd>
               </div>
               <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-400">Execution ID</dt>
+                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Execution ID</dt>
                 <dd className="mt-1 flex items-center gap-2">
                   <code className="truncate font-mono text-xs">{entry.id}</code>
                   <CopyButton value={entry.id} label="Copy" />
@@ -160,7 +161,9 @@ export default async function ExecutionPage({ params }: Params) {
                   </div>
                   {step.error && <p className="mt-2 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
                   {step.outputPreview !== null && (
-                    <pre className="mt-2 max-h-72 overflow-auto rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset">{prettyText(step.outputPreview)}</pre>
+                    <CodeBlock label={`Output of step ${step.index + 1}`} className="mt-2 max-h-72 rounded-md bg-slate-50 px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset">
+                      {prettyText(step.outputPreview)}
+                    </CodeBlock>
                   )}
                 </li>
               ))}
@@ -174,15 +177,17 @@ export default async function ExecutionPage({ params }: Params) {
             {entry.request ? (
               <div className="grid gap-4 sm:grid-cols-2">
                 <div>
-                  <h3 className="text-xs font-medium uppercase tracking-wide text-slate-400">Query</h3>
-                  <pre className="mt-1 max-h-72 overflow-auto rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset">
+                  <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">Query</h3>
+                  <CodeBlock label="Request query" className="mt-1 max-h-72 rounded-md bg-slate-50 px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset">
                     {JSON.stringify(entry.request.query ?? {}, null, 2)}
-                  </pre>
+                  </CodeBlock>
                 </div>
                 <div>
-                  <h3 className="text-xs font-medium uppercase tracking-wide text-slate-400">Body</h3>
+                  <h3 className="text-xs font-medium uppercase tracking-wide text-slate-500">Body</h3>
                   {entry.request.body ? (
-                    <pre className="mt-1 max-h-72 overflow-auto rounded-md bg-slate-50 px-3 py-2 font-mono text-xs leading-5 text-slate-800 ring-1 ring-slate-200 ring-inset">{prettyText(entry.request.body)}</pre>
+                    <CodeBlock label="Request body" className="mt-1 max-h-72 rounded-md bg-slate-50 px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset">
+                      {prettyText(entry.request.body)}
+                    </CodeBlock>
                   ) : (
                     <p className="mt-1 text-sm text-slate-500">
                       <Badge>empty</Badge>

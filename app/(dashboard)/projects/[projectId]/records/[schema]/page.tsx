@@ -115,7 +115,7 @@ export default async function SchemaRecordsPage({ params, searchParams }: Props)
                       </td>
                       {columns.map((column) => (
                         <td key={column} className="max-w-56 truncate px-3 py-2.5 text-slate-700" title={cellText(record[column])}>
-                          {cellText(record[column]) || <span className="text-slate-300">—</span>}
+                          {cellText(record[column]) || <span className="text-slate-500">—</span>}
                         </td>
                       ))}
                       <td className="px-5 py-2.5 whitespace-nowrap text-slate-500">{formatDateTime(new Date(record.createdAt))}</td>
