@@ -149,7 +149,12 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
                       <StepStatusBadge status={step.status} />
                     </span>
                   </div>
-                  {step.error && <p className="border-t border-rose-100 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
+                  {step.error && step.status === "stopped" && (
+                    <p className="border-t border-amber-100 bg-amber-50 px-3 py-2 text-sm text-amber-950">
+                      The checks did not pass: the flow stopped here and answered <strong>{result.response.status}</strong> with the body below.
+                    </p>
+                  )}
+                  {step.error && step.status !== "stopped" && <p className="border-t border-rose-100 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
                   {step.output !== null && step.output !== undefined && (
                     <CodeBlock label={`Output of step ${step.index + 1}`} className="max-h-64 border-t border-slate-100 bg-slate-50 px-3 py-2 text-slate-800">
                       {pretty(step.output)}

@@ -229,7 +229,7 @@ export function SchemaEditor({
                       id={`${field.key}-name`}
                       value={field.name}
                       onChange={(event) => update(field.key, { name: event.target.value })}
-                      placeholder="title"
+                      placeholder="e.g. dueDate"
                       className="font-mono"
                       autoComplete="off"
                       invalid={Boolean(messageAt(fieldIssues, "name"))}

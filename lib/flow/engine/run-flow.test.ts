@@ -170,7 +170,7 @@ describe("runFlow: skipped, failed and stopped steps", () => {
     expect(result.stop).toEqual({ status: 400, body: '{"error":"status is required"}' });
     expect(result.error).toBeNull();
     expect(result.steps.map((step) => step.status)).toEqual(["ok", "stopped", "skipped", "skipped"]);
-    expect(result.steps[1]?.error).toBe("condition not met");
+    expect(result.steps[1]?.error).toBe("checks not met: the flow answered 400");
     expect(result.context.steps).toEqual({ a: 1 });
   });
 

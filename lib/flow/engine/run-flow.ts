@@ -218,7 +218,8 @@ export async function runFlow(options: RunFlowOptions): Promise<FlowRunResult> {
       if (step.name !== null) context.steps[step.name] = stepOutcome.output;
       results.push({ index, name: step.name, type: step.type, status: "ok", durationMs, output: stepOutcome.output, error: null });
     } else if (stepOutcome.kind === "stopped") {
-      results.push({ index, name: step.name, type: step.type, status: "stopped", durationMs, output: null, error: "condition not met" });
+      // The step's own answer, not the default body's words: the owner may have set both.
+      results.push({ index, name: step.name, type: step.type, status: "stopped", durationMs, output: null, error: `checks not met: the flow answered ${stepOutcome.response.status}` });
       outcome = "stopped";
       stop = stepOutcome.response;
     } else {

@@ -159,7 +159,17 @@ export default async function ExecutionPage({ params }: Params) {
                       <StepStatusBadge status={step.status} />
                     </span>
                   </div>
-                  {step.error && <p className="mt-2 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
+                  {step.error && (
+                    <p
+                      className={
+                        step.status === "stopped"
+                          ? "mt-2 rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-950"
+                          : "mt-2 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800"
+                      }
+                    >
+                      {step.error}
+                    </p>
+                  )}
                   {step.outputPreview !== null && (
                     <CodeBlock label={`Output of step ${step.index + 1}`} className="mt-2 max-h-72 rounded-md bg-slate-50 px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset">
                       {prettyText(step.outputPreview)}
