@@ -9,10 +9,16 @@ export function TopBar({ email, workspaces, accountActions }: { email: string; w
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-3 px-4 sm:px-6">
+        {/* On a phone the name and the separator give way, so every control keeps a 24 px target. */}
         <Link href="/workspaces" aria-label="Flowpoint: all workspaces" className="shrink-0">
-          <Logo />
+          <span className="sm:hidden">
+            <Logo compact />
+          </span>
+          <span className="hidden sm:inline">
+            <Logo />
+          </span>
         </Link>
-        <span className="text-slate-300" aria-hidden="true">
+        <span className="hidden text-slate-300 sm:inline" aria-hidden="true">
           /
         </span>
         <WorkspaceSwitcher workspaces={workspaces} />

@@ -29,7 +29,7 @@ export function WorkspaceSwitcher({ workspaces }: { workspaces: SwitcherWorkspac
   }, []);
 
   return (
-    <details ref={ref} className="group relative min-w-0">
+    <details ref={ref} className="group relative min-w-12">
       <summary
         className="flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
       >
