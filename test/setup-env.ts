@@ -1,4 +1,5 @@
 import path from "node:path";
+import { setAutomationJobRunner } from "@/lib/automations/queue/automation-job-runner";
 import { resetConfigForTests } from "@/lib/config";
 import { mongoSeedHosts } from "@/lib/records/mongodb/mongo-connect-guard";
 
@@ -30,3 +31,7 @@ resetConfigForTests();
 // file's automation worker never takes another file's jobs and rate limits never collide.
 process.env.KV_KEY_PREFIX ??= `test-${process.pid}:`;
 resetConfigForTests();
+
+// The automation queue's worker runs jobs with the real runner, as startAutomationWork sets it in
+// the app; loaded with the first job, since most test files never run one.
+setAutomationJobRunner(async (...args) => (await import("@/lib/automations/run-automation-job")).runAutomationJob(...args));

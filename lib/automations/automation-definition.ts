@@ -5,7 +5,7 @@ import { originSchema, SLUG_PATTERN } from "@/lib/endpoints/endpoint-definition"
 
 /**
  * An automation as the management API, exports and the dashboard read and write it (issue 10,
- * DESIGN.md "Automations"): the same flows as endpoints, started by a trigger instead of a call.
+ * docs/DESIGN.md "Automations"): the same flows as endpoints, started by a trigger instead of a call.
  * Browser-safe: the dashboard's editor validates with the same schemas.
  */
 export const TRIGGER_TYPES = ["form", "record", "schedule", "manual"] as const;

@@ -2,6 +2,7 @@ import { newId } from "@/lib/ids";
 import { getProjectRuntime } from "@/lib/endpoints/invoke/project-runtime";
 import { runProjectFlow } from "@/lib/runs/run-project-flow";
 import { trackAfterResponse } from "@/lib/http/after-response";
+import type { AttemptOutcome, AutomationAttempt, AutomationRunnerOptions } from "./queue/automation-attempt";
 import type { AutomationJob } from "./queue/automation-job";
 
 /**
@@ -9,36 +10,6 @@ import type { AutomationJob } from "./queue/automation-job";
  * before it; at hundreds of runs a second, one generation read per job would be a Redis round trip each.
  */
 const GENERATION_MAX_AGE_MS = 250;
-
-export interface AutomationAttempt {
-  /** 1 for the first run of the job. */
-  number: number;
-  /** How many attempts the retry policy allows in all (1 + retries). */
-  maxAttempts: number;
-  /** The job's previous start never finished (its worker died mid-run): this run re-does it. */
-  afterInterruption: boolean;
-  /**
-   * Called once the flow's steps are over, before the log is written: the queue gives the project's
-   * run slot back there, so that a slot is held by running steps, not by bookkeeping.
-   */
-  stepsDone?: () => void;
-}
-
-export type AttemptOutcome =
-  | { status: "completed" | "stopped"; executionId: string }
-  | { status: "failed"; executionId: string; error: string }
-  | { status: "skipped"; reason: string }
-  /** Not run here: the project's built-in database belongs to an app process (see AutomationRunner). */
-  | { status: "deferred" };
-
-export interface AutomationRunnerOptions {
-  /**
-   * False in `npm run worker`: a project on the built-in (embedded PGlite) database keeps its data in
-   * the app process's data directory, which no second process may open; its jobs are left for the
-   * app instances' workers.
-   */
-  opensBuiltInDatabases: boolean;
-}
 
 /**
  * Runs one attempt of a queued automation run, on every queue backend: the automation is read from

@@ -2,6 +2,8 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { log } from "@/lib/log";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { automations } from "@/lib/platform-db/schema";
+import { runAutomationJob } from "./run-automation-job";
+import { setAutomationJobRunner } from "./queue/automation-job-runner";
 import { closeAutomationQueue, getAutomationQueue } from "./queue/get-automation-queue";
 import { drainUndeliveredJobs } from "./queue/undelivered-jobs";
 import { startScheduleTicker } from "./schedule/schedule-ticker";
@@ -27,6 +29,8 @@ async function drainOutboxes(): Promise<void> {
  * `npm start`/`npm run dev` and `npm run worker`. Answers the function that stops it all.
  */
 export function startAutomationWork(): () => Promise<void> {
+  // The queue's worker runs jobs with this (the queue cannot import the runner: see automation-job-runner.ts).
+  setAutomationJobRunner(runAutomationJob);
   getAutomationQueue();
   const stopTicker = startScheduleTicker();
   const sweep = () => void drainOutboxes().catch((error: unknown) => log.warn("automation outboxes could not be drained", { error }));

@@ -3,7 +3,7 @@ import type { StoredRecord } from "@/lib/records/record-store";
 /** The customer-database collection that holds form submissions (they are the customer's data). */
 export const FORM_SUBMISSIONS_COLLECTION = "_form_submissions";
 
-/** Fixed guardrails of the public form intake (DESIGN.md sections 5 and 6). */
+/** Fixed guardrails of the public form intake (docs/DESIGN.md sections 5 and 6). */
 export const FORM_LIMITS = {
   /** The request body, counted while streaming (the same 100 KB as invocations). */
   maxBodyBytes: 100 * 1024,

@@ -1,25 +1,11 @@
 import { log } from "@/lib/log";
 import { queueRecordTriggers } from "@/lib/automations/queue-record-triggers";
 import type { RecordEventPlan } from "@/lib/automations/record-event-outbox";
-import type { PublicRecord } from "./present-record";
+import type { RecordChangeEvent } from "./record-change-event";
 
-/**
- * Record changes made through the records API and the dashboard: they queue the runs of the
- * project's record automations before the write is answered, then reach in-process subscribers.
- * Writes made by flows never emit (no chain reactions): the record services emit only when their
- * `origin` is "api".
- */
-export interface RecordChangeEvent {
-  type: "create" | "update" | "delete";
-  projectId: string;
-  /** The schema's name. */
-  schema: string;
-  /** The record as the API answers it (hidden fields removed); for deletes, the deleted record. */
-  record: PublicRecord;
-  /** Updates only: the record before the change. */
-  previous?: PublicRecord;
-}
+export type { RecordChangeEvent } from "./record-change-event";
 
+/** A subscriber to record changes (onRecordChange). */
 export type RecordChangeHandler = (event: RecordChangeEvent) => void | Promise<void>;
 
 // Dev reloads modules: the subscribers must be the same set whichever copy of this module emits.

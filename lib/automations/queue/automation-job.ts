@@ -14,7 +14,7 @@ export interface AutomationJob {
   projectId: string;
   automationId: string;
   triggerType: TriggerType;
-  /** What the flow reads as `trigger.*` (DESIGN.md "Automations"). */
+  /** What the flow reads as `trigger.*` (docs/DESIGN.md "Automations"). */
   trigger: unknown;
   /** The execution id of the first attempt, answered to manual runs (202) before the run starts. */
   executionId: string;

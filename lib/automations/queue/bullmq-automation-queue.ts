@@ -2,7 +2,7 @@ import { DelayedError, Queue, Worker, type Job } from "bullmq";
 import { Redis } from "ioredis";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
-import type { AttemptOutcome, AutomationAttempt } from "../run-automation-job";
+import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
 import type { AutomationJob } from "./automation-job";
 import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AutomationQueue } from "./automation-queue";
 import { ProjectRunSlots, type SlotGrant } from "./project-run-slots";

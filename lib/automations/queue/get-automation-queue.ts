@@ -1,8 +1,9 @@
 import { getConfig } from "@/lib/config";
 import { DEFAULT_KEY_PREFIX } from "@/lib/kv/kv";
 import { waitUntil } from "@/lib/http/after-response";
-import type { AttemptOutcome, AutomationAttempt, AutomationRunnerOptions } from "../run-automation-job";
+import type { AttemptOutcome, AutomationAttempt, AutomationRunnerOptions } from "./automation-attempt";
 import type { AutomationJob } from "./automation-job";
+import { automationJobRunner } from "./automation-job-runner";
 import type { AutomationQueue } from "./automation-queue";
 import { BullmqAutomationQueue } from "./bullmq-automation-queue";
 import { InProcessAutomationQueue } from "./in-process-automation-queue";
@@ -18,14 +19,17 @@ export function markDedicatedAutomationWorker(): void {
   holder.__dedicatedAutomationWorker = true;
 }
 
+const NO_RUNNER = "no automation job runner is set: startAutomationWork() (start-automation-work.ts) sets it before the queue is used";
+
 /*
- * The runner is loaded when the first job runs: it reaches the whole flow engine and the records
- * service, whose writes queue jobs through this module; a static import would make that a cycle.
+ * The runner is the one set at start-up (automation-job-runner.ts): it reaches the whole flow
+ * engine and the records service, whose writes queue jobs through this module; importing it here
+ * would make a loop.
  */
-let runner: Promise<typeof import("../run-automation-job")> | null = null;
 function runAutomationJob(job: AutomationJob, attempt: AutomationAttempt, signal: AbortSignal, options?: AutomationRunnerOptions): Promise<AttemptOutcome> {
-  runner ??= import("../run-automation-job");
-  return runner.then((module) => module.runAutomationJob(job, attempt, signal, options));
+  const runner = automationJobRunner();
+  if (!runner) return Promise.reject(new Error(NO_RUNNER));
+  return runner(job, attempt, signal, options);
 }
 
 /** A queue from the configuration: BullMQ with REDIS_URL, else in this process (embedded mode). */
@@ -50,9 +54,12 @@ export function createAutomationQueue(): AutomationQueue {
  */
 export function getAutomationQueue(): AutomationQueue {
   if (!holder.__automationQueue) {
+    const works = getConfig().AUTOMATION_WORKER !== "off";
+    // A worker without a runner would fail every job it takes: refuse before taking any.
+    if (works && !automationJobRunner()) throw new Error(NO_RUNNER);
     const queue = createAutomationQueue();
     holder.__automationQueue = queue;
-    if (getConfig().AUTOMATION_WORKER !== "off") queue.startWorker();
+    if (works) queue.startWorker();
   }
   return holder.__automationQueue;
 }

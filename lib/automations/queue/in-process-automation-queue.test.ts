@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { AttemptOutcome, AutomationAttempt } from "../run-automation-job";
+import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
 import type { AutomationJob } from "./automation-job";
 import { InProcessAutomationQueue } from "./in-process-automation-queue";
 

@@ -1,5 +1,5 @@
 import { log } from "@/lib/log";
-import type { AttemptOutcome, AutomationAttempt } from "../run-automation-job";
+import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
 import type { AutomationJob } from "./automation-job";
 import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AutomationQueue } from "./automation-queue";
 

@@ -4,7 +4,7 @@ import { requeueUnqueuedSubmissions } from "@/lib/forms/requeue-unqueued-submiss
 import { presentRecord, type PublicRecord } from "@/lib/records-service/present-record";
 import type { StoredRecord } from "@/lib/records/record-store";
 import { OUTBOX_COLLECTION, type OutboxEvent } from "../record-event-outbox";
-import { recordTriggerJobs } from "../queue-record-triggers";
+import { recordTriggerJobs } from "../record-trigger-jobs";
 import { enqueueAutomationJobs } from "./enqueue-automation-jobs";
 
 /**
@@ -73,7 +73,9 @@ export async function drainUndeliveredJobs(projectId: string, options: { settled
     await runtime.store.deleteMany(OUTBOX_COLLECTION, [{ field: "id", op: "in", value: entries.map((entry) => entry.id) }]);
     if (entries.length < DRAIN_BATCH) break;
   }
-  const waiting = await requeueUnqueuedSubmissions(runtime);
+  const { waiting, queueRefused } = await requeueUnqueuedSubmissions(runtime);
+  // A submission the queue refused again is queued again by this process every few seconds.
+  if (queueRefused) rememberUndeliveredProject(projectId);
   if (waiting > 0) log.warn("form submissions still wait for the automation queue", { projectId, waiting });
   // Entries too recent for a settled drain: drained without the wait in a few seconds.
   const recent = options.settled ? await runtime.store.count(OUTBOX_COLLECTION) : 0;
