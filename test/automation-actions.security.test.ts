@@ -163,11 +163,11 @@ describe("automations server actions across tenants", () => {
     expect(created).toMatchObject({ ok: true, data: { id: expect.stringMatching(/^aut_/) } });
     const id = created.ok ? created.data.id : "";
     expect(await actions.updateAutomationAction(B.projectId, id, { ...draft, name: "B's own, renamed" })).toMatchObject({ ok: true, data: { version: 2 } });
-    expect(await actions.setAutomationEnabledAction(B.projectId, id, false)).toEqual({});
+    expect(await actions.setAutomationEnabledAction(B.projectId, id, false)).toEqual({ ok: true });
     expect(await actions.runAutomationNowAction(B.projectId, id, { email: "b@example.com" })).toMatchObject({ ok: true, data: { executionId: expect.stringMatching(/^exe_/) } });
     expect(await actions.runAutomationAgainAction(B.projectId, B.automationId, B.executionId)).toMatchObject({ ok: true, data: { executionId: expect.stringMatching(/^exe_/) } });
     expect(await actions.importAutomationsAction(B.projectId, { automations: [{ ...draft, name: "imported" }] })).toMatchObject({ ok: true, data: { created: 1, updated: 0 } });
-    expect(await actions.deleteAutomationAction(B.projectId, id)).toEqual({});
+    expect(await actions.deleteAutomationAction(B.projectId, id)).toEqual({ ok: true });
   });
 
   it("explain, not queue, a run whose payload the log could not keep whole", async () => {

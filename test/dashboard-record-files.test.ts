@@ -75,7 +75,7 @@ async function storedParts(fileId: string): Promise<{ descriptions: number; chun
 describe("files of records changed from the dashboard", () => {
   it("deletes a record's uploaded file, description and chunks, with the record", async () => {
     const { id, fileId } = await recordWithUpload("Delete me");
-    expect(await actions.deleteRecordAction(fixture.projectId, "docs", id)).toEqual({});
+    expect(await actions.deleteRecordAction(fixture.projectId, "docs", id)).toEqual({ ok: true });
     expect(await storedParts(fileId)).toEqual({ descriptions: 0, chunks: 0 });
   });
 
@@ -88,9 +88,9 @@ describe("files of records changed from the dashboard", () => {
     const shared = await recordWithUpload("Original");
     const copy = await actions.createRecordAction(fixture.projectId, "docs", { title: "Copy", attachment: shared.fileId });
     expect(copy.ok, JSON.stringify(copy)).toBe(true);
-    expect(await actions.deleteRecordAction(fixture.projectId, "docs", shared.id)).toEqual({});
+    expect(await actions.deleteRecordAction(fixture.projectId, "docs", shared.id)).toEqual({ ok: true });
     expect(await storedParts(shared.fileId)).toEqual({ descriptions: 1, chunks: 2 });
-    expect(await actions.deleteRecordAction(fixture.projectId, "docs", copy.ok ? copy.data.id : "")).toEqual({});
+    expect(await actions.deleteRecordAction(fixture.projectId, "docs", copy.ok ? copy.data.id : "")).toEqual({ ok: true });
     expect(await storedParts(shared.fileId)).toEqual({ descriptions: 0, chunks: 0 });
   });
 

@@ -51,7 +51,7 @@ describe("record triggers from the dashboard", () => {
     expect(created.ok, JSON.stringify(created)).toBe(true);
     const id = created.ok ? created.data.id : "";
     expect((await actions.updateRecordAction(fixture.projectId, "tickets", id, { title: "Renamed", status: "open" })).ok).toBe(true);
-    expect(await actions.deleteRecordAction(fixture.projectId, "tickets", id)).toEqual({});
+    expect(await actions.deleteRecordAction(fixture.projectId, "tickets", id)).toEqual({ ok: true });
 
     const runs = await waitForAutomationRuns(fixture.projectId, automation.id, 3);
     expect(runs.map((run) => JSON.parse(run.steps[0]!.outputPreview!) as string).sort()).toEqual(["create:From the dashboard", "delete:Renamed", "update:Renamed"]);

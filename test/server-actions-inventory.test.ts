@@ -78,6 +78,18 @@ describe("server actions inventory", () => {
     }
   });
 
+  it("makes every action of a project's dashboard with projectAction (membership, permission and error mapping in one place)", () => {
+    const projectFiles = Object.keys(actualInventory()).filter((file) => file.startsWith("app/(dashboard)/projects/[projectId]/"));
+    expect(projectFiles.length).toBeGreaterThan(3);
+    for (const file of projectFiles) {
+      const source = readFileSync(join(ROOT, file), "utf8");
+      expect(source, `${file} declares no action by hand`).not.toMatch(/^export\s+(?:async\s+)?function\s/m);
+      for (const name of exportedActions(source)) {
+        expect(source, `${file} ${name}`).toMatch(new RegExp(`^export\\s+const\\s+${name}\\s*=\\s*projectAction\\(`, "m"));
+      }
+    }
+  });
+
   it("says for each action either that it is called across tenants or why it takes no tenant id", () => {
     for (const [file, actions] of Object.entries(SERVER_ACTION_COVERAGE)) {
       for (const [name, coverage] of Object.entries(actions)) {
@@ -90,6 +102,8 @@ describe("server actions inventory", () => {
     for (const [file, actions] of Object.entries(SERVER_ACTION_COVERAGE)) {
       const source = readFileSync(join(ROOT, file), "utf8");
       for (const [name, coverage] of Object.entries(actions)) {
+        // An action made with projectAction takes the project id first.
+        if (new RegExp(`^export\\s+const\\s+${name}\\s*=\\s*projectAction\\(`, "m").test(source)) expect(coverage, `${file} ${name}`).toBe("cross-tenant");
         const signature = new RegExp(`export\\s+async\\s+function\\s+${name}\\s*\\(([^)]*)\\)`).exec(source)?.[1] ?? "";
         if (/\b(projectId|workspaceId|endpointId|keyId|userId|token|name|id)\s*:/.test(signature)) expect(coverage, `${file} ${name}`).toBe("cross-tenant");
       }

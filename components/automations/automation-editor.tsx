@@ -9,7 +9,7 @@ import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import type { ActionResult } from "@/components/endpoints/action-result";
+import type { ActionResult } from "@/lib/http/action-result";
 import type { StepDraft } from "@/components/endpoints/endpoint-draft";
 import { Checkbox, FieldShell } from "@/components/endpoints/form-controls";
 import { messageAt } from "@/components/endpoints/issues";

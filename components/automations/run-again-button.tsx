@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useId, useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import type { ActionResult } from "@/components/endpoints/action-result";
+import type { ActionResult } from "@/lib/http/action-result";
 
 /**
  * Queues a failed run's trigger payload again. When the log did not keep the payload whole, the

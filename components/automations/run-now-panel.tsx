@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Spinner } from "@/components/ui/spinner";
-import type { ActionResult } from "@/components/endpoints/action-result";
+import type { ActionResult } from "@/lib/http/action-result";
 import { FieldShell, Textarea, describedBy } from "@/components/endpoints/form-controls";
 import { messageAt } from "@/components/endpoints/issues";
 

@@ -1,10 +1,11 @@
 "use client";
 
 import { useOptimistic, useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/http/action-result";
 import { cn } from "@/components/ui/cn";
 
 /** The enable/disable switch of an endpoint in the list; shows the new state at once and rolls back with a message if saving fails. */
-export function EnabledSwitch({ enabled, label, action }: { enabled: boolean; label: string; action: (enabled: boolean) => Promise<{ error?: string }> }) {
+export function EnabledSwitch({ enabled, label, action }: { enabled: boolean; label: string; action: (enabled: boolean) => Promise<ActionResult> }) {
   const [optimistic, setOptimistic] = useOptimistic(enabled);
   const [error, setError] = useState<string>();
   const [pending, startTransition] = useTransition();
@@ -21,7 +22,7 @@ export function EnabledSwitch({ enabled, label, action }: { enabled: boolean; la
             setError(undefined);
             setOptimistic(!optimistic);
             const result = await action(!optimistic);
-            if (result.error) setError(result.error);
+            if (!result.ok) setError(result.error);
           })
         }
         className={cn(

@@ -11,7 +11,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import type { ActionResult } from "./action-result";
+import type { ActionResult } from "@/lib/http/action-result";
 import { canCache, newEndpointDraft, toEndpointInput, type EndpointDraft, type StepDraft } from "./endpoint-draft";
 import { Checkbox, FieldShell, Textarea, describedBy } from "./form-controls";
 import { issuesUnder, messageAt, unplacedIssues } from "./issues";

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog } from "@/components/ui/dialog";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Spinner } from "@/components/ui/spinner";
-import type { ActionResult } from "./action-result";
+import type { ActionResult } from "@/lib/http/action-result";
 import { Textarea } from "./form-controls";
 
 /** What an import answers (endpoints and automations alike). */

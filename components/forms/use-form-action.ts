@@ -1,15 +1,15 @@
 "use client";
 
 import { startTransition, useActionState, useEffect, useRef, type FormEvent } from "react";
-import { EMPTY_FORM_STATE, type FormState } from "./form-state";
+import { EMPTY_FORM_STATE, type ActionResult, type FormState } from "@/lib/http/action-result";
 
 /**
  * Runs a server action from a form's submit event instead of its `action` prop, so React does not
  * reset the form: what the user typed (a connection URL, a password) stays in the browser and never
  * needs to travel back in the action's answer. With `resetOnSuccess` the form clears after success.
  */
-export function useFormAction(action: (previous: FormState, formData: FormData) => Promise<FormState>, options: { resetOnSuccess?: boolean } = {}) {
-  const [state, dispatch, pending] = useActionState(action, EMPTY_FORM_STATE);
+export function useFormAction<T = undefined>(action: (previous: FormState<T>, formData: FormData) => Promise<ActionResult<T> | FormState<T>>, options: { resetOnSuccess?: boolean } = {}) {
+  const [state, dispatch, pending] = useActionState<FormState<T>, FormData>(action, EMPTY_FORM_STATE);
   const formRef = useRef<HTMLFormElement>(null);
   const { resetOnSuccess } = options;
   useEffect(() => {

@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import type { ActionResult } from "@/lib/http/action-result";
 import { ConfirmAction } from "@/components/ui/confirm-action";
 
-export function DeleteRecordButton({ listHref, action }: { listHref: string; action: () => Promise<{ error?: string }> }) {
+export function DeleteRecordButton({ listHref, action }: { listHref: string; action: () => Promise<ActionResult> }) {
   const router = useRouter();
   return (
     <ConfirmAction
@@ -13,7 +14,7 @@ export function DeleteRecordButton({ listHref, action }: { listHref: string; act
       question="Records that point at it keep its id."
       action={async () => {
         const result = await action();
-        if (result.error) return result;
+        if (!result.ok) return result;
         router.push(listHref);
         router.refresh();
       }}

@@ -5,7 +5,7 @@ import { useState, useTransition } from "react";
 import { Button } from "@/components/ui/button";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Spinner } from "@/components/ui/spinner";
-import type { ActionResult } from "@/components/endpoints/action-result";
+import type { ActionResult } from "@/lib/http/action-result";
 import { Textarea } from "@/components/endpoints/form-controls";
 
 /**

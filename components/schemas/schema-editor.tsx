@@ -11,7 +11,7 @@ import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
-import type { ActionResult } from "@/components/endpoints/action-result";
+import type { ActionResult } from "@/lib/http/action-result";
 import { ArrowDownIcon, ArrowUpIcon, Checkbox, FieldShell, IconButton, TrashIcon } from "@/components/endpoints/form-controls";
 import { capitalize, issuesUnder, messageAt } from "@/components/endpoints/issues";
 import { newFieldDraft, toFieldDefinition, type FieldDraft } from "./field-draft";

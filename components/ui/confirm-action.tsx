@@ -1,12 +1,13 @@
 "use client";
 
 import { useState, useTransition, type ReactNode } from "react";
+import type { ActionResult } from "@/lib/http/action-result";
 import { Button } from "./button";
 import { Spinner } from "./spinner";
 
 /**
  * A destructive action in two clicks: the first shows what will happen, the second does it. The
- * action returns an error message to show, or nothing on success.
+ * action answers an ActionResult (its failure's message is shown), or nothing.
  */
 export function ConfirmAction({
   label,
@@ -20,7 +21,7 @@ export function ConfirmAction({
   accessibleLabel?: string;
   confirmLabel: string;
   question: ReactNode;
-  action: () => Promise<{ error?: string } | void>;
+  action: () => Promise<ActionResult<unknown> | void>;
 }) {
   const [asking, setAsking] = useState(false);
   const [error, setError] = useState<string>();
@@ -45,7 +46,7 @@ export function ConfirmAction({
         onClick={() =>
           startTransition(async () => {
             const result = await action();
-            if (result?.error) setError(result.error);
+            if (result && !result.ok) setError(result.error);
             else setAsking(false);
           })
         }

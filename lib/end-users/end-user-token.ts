@@ -2,7 +2,7 @@ import { errors, jwtVerify, SignJWT } from "jose";
 import { AppError, isAppError } from "@/lib/errors";
 import { getEndUserTokenKey } from "./end-user-token-key";
 
-/** Session tokens are valid this long (DESIGN.md section 6). */
+/** Session tokens are valid this long (docs/DESIGN.md section 6). */
 export const END_USER_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const END_USER_TOKEN_ISSUER = "flowpoint";
 /** Longer text is refused before any parsing. */

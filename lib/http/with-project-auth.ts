@@ -1,7 +1,6 @@
 import { AppError } from "@/lib/errors";
-import { roleAllows, type ProjectAction } from "@/lib/auth/permissions";
-import { getProjectOrThrow, type ProjectRow } from "@/lib/projects/get-project-or-throw";
-import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
+import type { ProjectAction } from "@/lib/auth/permissions";
+import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { assertSameOriginRequest } from "./assert-same-origin-request";
 import { isWellFormedApiKey } from "@/lib/auth/api-keys/api-key-format";
 import { getProjectRuntime, type ProjectRuntime } from "@/lib/endpoints/invoke/project-runtime";
@@ -9,6 +8,7 @@ import { hasPrefix } from "@/lib/ids";
 import { authenticateRequest, readBearerToken, type RequestActor } from "./authenticate-request";
 import { handleApiError } from "./handle-api-error";
 import { enforceManagementRateLimit } from "./management-rate-limit";
+import { neededPermissions, requireProjectMember, ruleAllows } from "./project-member";
 
 export interface ProjectRouteContext<P> {
   request: Request;
@@ -41,14 +41,14 @@ function notFound(): AppError {
  * The one wrapper of every project API route: authenticates (API key or dashboard session), resolves
  * the project (404 when it does not exist or is not the caller's — never revealing which), refuses
  * cross-site use of the session cookie (CSRF, lib/http/assert-same-origin-request.ts), checks the
- * permission (403), rate-limits, and maps every error to the JSON bodies of DESIGN.md.
+ * permission (403; for a dashboard session with requireProjectMember, the check of the server
+ * actions too), rate-limits, and maps every error to the JSON bodies of docs/DESIGN.md.
  */
 export function withProjectAuth<P extends RouteParams>(
   handler: (context: ProjectRouteContext<P>) => Promise<Response>,
   options: ProjectRouteOptions,
 ): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
-  const needed = Array.isArray(options.permission) ? options.permission : [options.permission];
-  const allows = (has: (action: ProjectAction) => boolean) => (options.requireAll ? needed.every(has) : needed.some(has));
+  const needed = neededPermissions(options);
   const joiner = options.requireAll ? " and " : " or ";
   return async (request, context) => {
     try {
@@ -62,20 +62,12 @@ export function withProjectAuth<P extends RouteParams>(
         if (actor.projectId !== params.projectId || !runtime) throw notFound();
         project = runtime.project;
         if (options.sessionOnly) throw new AppError("forbidden", "this action is only available in the dashboard");
-        if (!allows((permission) => (actor.permissions as string[]).includes(permission))) {
+        if (!ruleAllows(options, (permission) => (actor.permissions as string[]).includes(permission))) {
           throw new AppError("forbidden", `the API key lacks the permission ${needed.join(joiner)}`);
         }
       } else {
         assertSameOriginRequest(request);
-        project = await getProjectOrThrow({ projectId: params.projectId }).catch(() => {
-          throw notFound();
-        });
-        const membership = await getWorkspaceMembershipOrThrow({ workspaceId: project.workspaceId, userId: actor.userId }).catch(() => {
-          throw notFound();
-        });
-        if (!allows((action) => roleAllows(membership.role, action))) {
-          throw new AppError("forbidden", "only workspace admins can do this");
-        }
+        ({ project } = await requireProjectMember({ projectId: params.projectId, userId: actor.userId, permission: options.permission, requireAll: options.requireAll }));
       }
       await enforceManagementRateLimit(actor);
       const loadRuntime = async () => {

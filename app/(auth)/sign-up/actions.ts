@@ -2,8 +2,8 @@
 
 import { signUpUser } from "@/lib/accounts/sign-up-user";
 import { getActionClientIp } from "@/lib/auth/get-action-client-ip";
-import type { FormState } from "@/components/forms/form-state";
-import { toFormState } from "@/components/forms/to-form-state";
+import { succeed, type FormState } from "@/lib/http/action-result";
+import { toActionFailure } from "@/lib/http/action-failure";
 
 /** Creates the account; the form then signs in through next-auth with the same credentials. */
 export async function signUpAction(_previous: FormState, formData: FormData): Promise<FormState> {
@@ -11,8 +11,8 @@ export async function signUpAction(_previous: FormState, formData: FormData): Pr
   try {
     const input = { name: values.name || undefined, email: values.email, password: String(formData.get("password") ?? "") };
     await signUpUser({ input, clientIp: await getActionClientIp() });
-    return { ok: true, values };
+    return succeed(undefined, { values });
   } catch (error) {
-    return toFormState(error, { fields: ["name", "email", "password"], values, action: "sign-up" });
+    return toActionFailure(error, { fields: ["name", "email", "password"], values, action: "sign-up" });
   }
 }

@@ -6,7 +6,7 @@ import { TextField } from "@/components/ui/field";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-error";
 import { Spinner } from "@/components/ui/spinner";
-import { EMPTY_FORM_STATE, type FormState } from "@/components/forms/form-state";
+import { EMPTY_FORM_STATE, type FormState } from "@/lib/http/action-result";
 import { signUpAction } from "./actions";
 import { GithubButton } from "../github-button";
 
@@ -20,7 +20,7 @@ export function SignUpForm({ callbackUrl, githubEnabled, minPasswordLength }: { 
       redirect: false,
     });
     if (!result || result.error) {
-      return { ...created, ok: false, error: "Your account was created, but signing in failed. Please sign in with your new password." };
+      return { ok: false, error: "Your account was created, but signing in failed. Please sign in with your new password.", issues: [], values: created.values };
     }
     window.location.assign(callbackUrl);
     // Keeps the button busy until the browser has left the page.

@@ -4,8 +4,8 @@ import { getCurrentUserId } from "@/lib/auth/current-user";
 import { getActionClientIp } from "@/lib/auth/get-action-client-ip";
 import { createSessionToken, sessionCookieName, sessionCookieOptions } from "@/lib/auth/session";
 import { changePassword } from "@/lib/accounts/change-password";
-import type { FormState } from "@/components/forms/form-state";
-import { toFormState } from "@/components/forms/to-form-state";
+import { succeed, type FormState } from "@/lib/http/action-result";
+import { toActionFailure } from "@/lib/http/action-failure";
 import { deleteSessionCookies } from "../delete-session-cookies";
 
 /** Changes the password, which ends every session; this browser gets a fresh one so it stays signed in. */
@@ -16,8 +16,8 @@ export async function changePasswordAction(_previous: FormState, formData: FormD
     const user = await changePassword({ userId, input, clientIp: await getActionClientIp() });
     const store = await deleteSessionCookies();
     store.set(sessionCookieName(), await createSessionToken(user), sessionCookieOptions());
-    return { ok: true, message: "Your password was changed. Every other session has been signed out." };
+    return succeed(undefined, { message: "Your password was changed. Every other session has been signed out." });
   } catch (error) {
-    return toFormState(error, { fields: ["currentPassword", "newPassword"], action: "change-password" });
+    return toActionFailure(error, { fields: ["currentPassword", "newPassword"], action: "change-password" });
   }
 }

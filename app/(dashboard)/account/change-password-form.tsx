@@ -4,7 +4,7 @@ import { useActionState } from "react";
 import { TextField } from "@/components/ui/field";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { EMPTY_FORM_STATE } from "@/components/forms/form-state";
+import { EMPTY_FORM_STATE } from "@/lib/http/action-result";
 import { changePasswordAction } from "./actions";
 
 export function ChangePasswordForm({ minPasswordLength }: { minPasswordLength: number }) {

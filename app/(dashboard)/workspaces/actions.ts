@@ -3,8 +3,8 @@
 import { redirect } from "next/navigation";
 import { getCurrentUserId } from "@/lib/auth/current-user";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import type { FormState } from "@/components/forms/form-state";
-import { toFormState } from "@/components/forms/to-form-state";
+import type { FormState } from "@/lib/http/action-result";
+import { toActionFailure } from "@/lib/http/action-failure";
 
 export async function createWorkspaceAction(_previous: FormState, formData: FormData): Promise<FormState> {
   const userId = await getCurrentUserId();
@@ -13,7 +13,7 @@ export async function createWorkspaceAction(_previous: FormState, formData: Form
   try {
     workspaceId = (await createWorkspace({ userId, name })).id;
   } catch (error) {
-    return toFormState(error, { fields: ["name"], values: { name }, action: "create-workspace" });
+    return toActionFailure(error, { fields: ["name"], values: { name }, action: "create-workspace" });
   }
   redirect(`/workspaces/${workspaceId}`);
 }

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { FormError } from "@/components/ui/form-error";
 import { SubmitButton } from "@/components/ui/submit-button";
-import { EMPTY_FORM_STATE } from "@/components/forms/form-state";
+import { EMPTY_FORM_STATE } from "@/lib/http/action-result";
 import { acceptInvitationAction } from "./actions";
 
 export function AcceptInvitationForm({ token }: { token: string }) {

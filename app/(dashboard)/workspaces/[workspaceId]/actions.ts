@@ -10,10 +10,10 @@ import { removeMember } from "@/lib/workspaces/remove-member";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
 import { createProject } from "@/lib/projects/create-project";
 import { testDatabaseConnection, type ConnectionTestResult } from "@/lib/projects/test-database-connection";
-import type { FormState } from "@/components/forms/form-state";
-import { toFormState } from "@/components/forms/to-form-state";
-import { readDatabaseInput } from "@/components/forms/read-database-input";
-import { connectionTestFailure } from "@/components/forms/connection-test-failure";
+import { succeed, type ActionResult, type FormState } from "@/lib/http/action-result";
+import { toActionFailure } from "@/lib/http/action-failure";
+import { readDatabaseInput } from "@/lib/projects/read-database-input";
+import { connectionTestFailure } from "@/lib/projects/connection-test-failure";
 
 export async function renameWorkspaceAction(workspaceId: string, _previous: FormState, formData: FormData): Promise<FormState> {
   const actorId = await getCurrentUserId();
@@ -21,10 +21,10 @@ export async function renameWorkspaceAction(workspaceId: string, _previous: Form
   try {
     await renameWorkspace({ workspaceId, actorId, name });
   } catch (error) {
-    return toFormState(error, { fields: ["name"], values: { name }, action: "rename-workspace" });
+    return toActionFailure(error, { fields: ["name"], values: { name }, action: "rename-workspace" });
   }
   refresh();
-  return { ok: true, message: "Workspace renamed.", values: { name } };
+  return succeed(undefined, { message: "Workspace renamed.", values: { name } });
 }
 
 export async function inviteMemberAction(workspaceId: string, _previous: FormState, formData: FormData): Promise<FormState> {
@@ -33,22 +33,22 @@ export async function inviteMemberAction(workspaceId: string, _previous: FormSta
   try {
     const invitation = await inviteMember({ workspaceId, actorId, input: values });
     refresh();
-    return { ok: true, message: `Invitation sent to ${invitation.email}.` };
+    return succeed(undefined, { message: `Invitation sent to ${invitation.email}.` });
   } catch (error) {
-    return toFormState(error, { fields: ["email", "role"], values, action: "invite-member" });
+    return toActionFailure(error, { fields: ["email", "role"], values, action: "invite-member" });
   }
 }
 
-export async function removeMemberAction(workspaceId: string, userId: string): Promise<{ error?: string }> {
+export async function removeMemberAction(workspaceId: string, userId: string): Promise<ActionResult> {
   const actorId = await getCurrentUserId();
   try {
     await removeMember({ workspaceId, actorId, userId });
   } catch (error) {
-    return { error: toFormState(error, { action: "remove-member" }).error };
+    return toActionFailure(error, { action: "remove-member" });
   }
   if (userId === actorId) redirect("/workspaces");
   refresh();
-  return {};
+  return succeed();
 }
 
 export async function createProjectAction(workspaceId: string, _previous: FormState, formData: FormData): Promise<FormState> {
@@ -58,7 +58,7 @@ export async function createProjectAction(workspaceId: string, _previous: FormSt
   try {
     projectId = (await createProject({ workspaceId, actorId, input: { name, database: readDatabaseInput(formData) } })).id;
   } catch (error) {
-    return toFormState(error, { fields: ["name", "database.kind", "database.url"], action: "create-project" });
+    return toActionFailure(error, { fields: ["name", "database.kind", "database.url"], action: "create-project" });
   }
   redirect(`/projects/${projectId}`);
 }

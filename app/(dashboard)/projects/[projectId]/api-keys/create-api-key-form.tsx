@@ -7,14 +7,15 @@ import { TextField } from "@/components/ui/field";
 import { FieldError, FormError } from "@/components/ui/form-error";
 import { Spinner } from "@/components/ui/spinner";
 import type { PermissionGroup } from "@/components/projects/permission-groups";
-import { createApiKeyAction, type ApiKeyFormState } from "../actions";
+import { EMPTY_FORM_STATE, type FormState } from "@/lib/http/action-result";
+import { createApiKeyAction, type CreatedApiKey } from "../actions";
 
 const DEFAULT_PERMISSIONS = ["endpoints.invoke"];
 
 export function CreateApiKeyForm({ projectId, groups }: { projectId: string; groups: PermissionGroup[] }) {
-  const [state, dispatch, pending] = useActionState<ApiKeyFormState, FormData>(createApiKeyAction.bind(null, projectId), {});
+  const [state, dispatch, pending] = useActionState<FormState<CreatedApiKey>, FormData>(createApiKeyAction.bind(null, projectId), EMPTY_FORM_STATE);
   const [dismissedId, setDismissedId] = useState<string>();
-  const revealed = state.created && state.created.id !== dismissedId ? state.created : undefined;
+  const revealed = state.data && state.data.id !== dismissedId ? state.data : undefined;
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -54,7 +55,7 @@ export function CreateApiKeyForm({ projectId, groups }: { projectId: string; gro
       )}
 
       {/* A new key remounts the form: its fields start empty again. */}
-      <form key={state.created?.id ?? "form"} onSubmit={onSubmit} className="space-y-5" aria-label="Create an API key">
+      <form key={state.data?.id ?? "form"} onSubmit={onSubmit} className="space-y-5" aria-label="Create an API key">
         <FormError message={state.fieldErrors ? undefined : state.error} issues={state.otherIssues} />
         <TextField
           id="api-key-name"
@@ -63,7 +64,7 @@ export function CreateApiKeyForm({ projectId, groups }: { projectId: string; gro
           placeholder="Production website"
           required
           maxLength={100}
-          defaultValue={state.created ? undefined : state.values?.name}
+          defaultValue={state.data ? undefined : state.values?.name}
           error={state.fieldErrors?.name}
           hint="Say where the key is used, so you know which one to revoke."
         />

@@ -3,7 +3,7 @@ import { Notice } from "@/components/ui/form-error";
 import { PageHeader } from "@/components/ui/page-header";
 import { projectCrumbs } from "@/components/projects/project-crumbs";
 import { ExecutionList } from "@/components/endpoints/execution-list";
-import { loadExecutions, type SearchParams } from "@/components/endpoints/load-executions";
+import { loadExecutions, type SearchParams } from "../_data/load-executions";
 import { loadProject } from "../load-project";
 
 export const metadata: Metadata = { title: "Executions" };

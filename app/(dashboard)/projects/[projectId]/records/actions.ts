@@ -7,44 +7,42 @@ import { createRecord } from "@/lib/records-service/create-record";
 import { deleteRecord } from "@/lib/records-service/delete-record";
 import { updateRecord } from "@/lib/records-service/update-record";
 import { listSchemas } from "@/lib/schemas/list-schemas";
-import type { ProjectAction } from "@/lib/auth/permissions";
-import { toActionFailure, type ActionResult } from "@/components/endpoints/action-result";
-import { requireProjectMember } from "@/components/endpoints/require-project-member";
+import { succeed } from "@/lib/http/action-result";
+import { projectAction, type ProjectActionContext } from "@/lib/http/project-action";
 
-/** Membership first, then the customer database and the schema (a component or unknown name is not_found). */
-async function recordContext(projectId: string, schemaName: string, action: ProjectAction) {
-  const { row } = await requireProjectMember(projectId, action);
+/** After the membership check: the customer database and the schema (a component or unknown name is not_found). */
+async function recordContext({ projectId, project }: ProjectActionContext, schemaName: string) {
   const schemas = await listSchemas({ projectId });
   const schema = schemas.find((candidate) => candidate.name === schemaName);
   if (!schema || schema.kind === "component") throw new AppError("not_found", `no schema named "${schemaName}" holds records`);
-  const store = await getProjectRecordStore({ project: row });
+  const store = await getProjectRecordStore({ project });
   return { store, schema, schemas, projectId, origin: "api" as const };
 }
 
-export async function createRecordAction(projectId: string, schemaName: string, input: unknown): Promise<ActionResult<{ id: string }>> {
-  try {
-    const record = await createRecord({ ...(await recordContext(projectId, schemaName, "records.create")), input });
-    return { ok: true, data: { id: record.id } };
-  } catch (error) {
-    return toActionFailure(error, "create-record");
-  }
-}
+export const createRecordAction = projectAction(
+  "records.create",
+  async (context, schemaName: string, input: unknown) => {
+    const record = await createRecord({ ...(await recordContext(context, schemaName)), input });
+    return succeed({ id: record.id });
+  },
+  { name: "create-record" },
+);
 
-export async function updateRecordAction(projectId: string, schemaName: string, id: string, input: unknown): Promise<ActionResult<{ id: string }>> {
-  try {
-    const record = await updateRecord({ ...(await recordContext(projectId, schemaName, "records.update")), id, input });
+export const updateRecordAction = projectAction(
+  "records.update",
+  async (context, schemaName: string, id: string, input: unknown) => {
+    const record = await updateRecord({ ...(await recordContext(context, schemaName)), id, input });
     refresh();
-    return { ok: true, data: { id: record.id } };
-  } catch (error) {
-    return toActionFailure(error, "update-record");
-  }
-}
+    return succeed({ id: record.id });
+  },
+  { name: "update-record" },
+);
 
-export async function deleteRecordAction(projectId: string, schemaName: string, id: string): Promise<{ error?: string }> {
-  try {
-    await deleteRecord({ ...(await recordContext(projectId, schemaName, "records.delete")), id });
-  } catch (error) {
-    return { error: toActionFailure(error, "delete-record").error };
-  }
-  return {};
-}
+export const deleteRecordAction = projectAction(
+  "records.delete",
+  async (context, schemaName: string, id: string) => {
+    await deleteRecord({ ...(await recordContext(context, schemaName)), id });
+    return succeed();
+  },
+  { name: "delete-record" },
+);

@@ -8,6 +8,7 @@ import { cn } from "@/components/ui/cn";
 import { useFormAction } from "@/components/forms/use-form-action";
 import { DatabaseFields, type ConnectionTestOutcome, type DatabaseKind } from "@/components/projects/database-fields";
 import { DatabaseBadge } from "@/components/projects/database-badge";
+import { connectionTestOutcome } from "@/lib/projects/connection-test-outcome";
 import { testCurrentDatabaseAction, testDatabaseAction, updateDatabaseAction } from "../actions";
 
 /** The current database (masked), a test of it, and a form to change it. */
@@ -44,7 +45,7 @@ export function DatabaseSettings({ projectId, kind, hint, canEdit }: { projectId
               onClick={() =>
                 startTest(async () => {
                   setOutcome(undefined);
-                  setOutcome(await testCurrentDatabaseAction(projectId));
+                  setOutcome(connectionTestOutcome(await testCurrentDatabaseAction(projectId)));
                 })
               }
             >
@@ -72,7 +73,7 @@ export function DatabaseSettings({ projectId, kind, hint, canEdit }: { projectId
             defaultKind={kind === "local" ? "postgres" : kind}
             urlError={state.fieldErrors?.["database.url"]}
             kindError={state.fieldErrors?.["database.kind"]}
-            testConnection={(input) => testDatabaseAction(projectId, input)}
+            testConnection={async (input) => connectionTestOutcome(await testDatabaseAction(projectId, input))}
           />
           <p className="text-xs text-slate-500">Records are not copied between databases: the project starts reading and writing the new one.</p>
           <div className={cn("rounded-md border p-3", takeOverError ? "border-rose-300 bg-rose-50/60" : "border-slate-200")}>

@@ -9,7 +9,7 @@ import { TextField } from "@/components/ui/field";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { formatDateTime } from "@/components/ui/format-date";
 import { Spinner } from "@/components/ui/spinner";
-import type { FormState } from "@/components/forms/form-state";
+import type { FormState } from "@/lib/http/action-result";
 import { useFormAction } from "@/components/forms/use-form-action";
 import { createSecretAction, deleteSecretAction, rotateSecretAction } from "../actions";
 

@@ -6,7 +6,7 @@ import { AutomationEditor } from "@/components/automations/automation-editor";
 import { AutomationTabs } from "@/components/automations/automation-tabs";
 import { DeleteAutomationButton } from "@/components/automations/delete-automation-button";
 import { formActionUrl, formSnippet } from "@/components/automations/form-snippet";
-import { loadAutomationEditorContext } from "@/components/automations/load-automation-editor-context";
+import { loadAutomationEditorContext } from "../../_data/load-automation-editor-context";
 import { RunNowPanel } from "@/components/automations/run-now-panel";
 import { TriggerBadge } from "@/components/automations/trigger-badge";
 import { deleteAutomationAction, runAutomationNowAction, updateAutomationAction } from "../actions";

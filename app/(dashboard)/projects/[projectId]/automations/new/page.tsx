@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { projectCrumbs } from "@/components/projects/project-crumbs";
 import { AutomationEditor } from "@/components/automations/automation-editor";
-import { loadAutomationEditorContext } from "@/components/automations/load-automation-editor-context";
+import { loadAutomationEditorContext } from "../../_data/load-automation-editor-context";
 import { loadProject } from "../../load-project";
 import { createAutomationAction } from "../actions";
 

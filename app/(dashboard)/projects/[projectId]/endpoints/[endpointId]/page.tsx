@@ -5,7 +5,7 @@ import { DeleteEndpointButton } from "@/components/endpoints/delete-endpoint-but
 import { EndpointEditor } from "@/components/endpoints/endpoint-editor";
 import { EndpointTabs } from "@/components/endpoints/endpoint-tabs";
 import { toEndpointDraft } from "@/components/endpoints/endpoint-draft";
-import { loadEditorContext } from "@/components/endpoints/load-editor-context";
+import { loadEditorContext } from "../../_data/load-editor-context";
 import { MethodBadge } from "@/components/endpoints/status-badges";
 import { deleteEndpointAction, testRunEndpointAction, updateEndpointAction } from "../actions";
 import { loadEndpoint } from "./load-endpoint";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/ui/page-header";
 import { projectCrumbs } from "@/components/projects/project-crumbs";
 import { EndpointEditor } from "@/components/endpoints/endpoint-editor";
-import { loadEditorContext } from "@/components/endpoints/load-editor-context";
+import { loadEditorContext } from "../../_data/load-editor-context";
 import { loadProject } from "../../load-project";
 import { createEndpointAction, testRunEndpointAction } from "../actions";
 

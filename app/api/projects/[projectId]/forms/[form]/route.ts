@@ -2,7 +2,7 @@ import { answerFormPreflight } from "@/lib/forms/answer-form-preflight";
 import { receiveFormSubmission, type FormRouteParams } from "@/lib/forms/receive-form-submission";
 
 /*
- * The public form intake (DESIGN.md "Automations"): no API key, no session, no CSRF check — it
+ * The public form intake (docs/DESIGN.md "Automations"): no API key, no session, no CSRF check — it
  * never reads a cookie, and on the invocation origin (INVOCATION_URL) requests arrive without one.
  */
 type Context = { params: Promise<FormRouteParams> };

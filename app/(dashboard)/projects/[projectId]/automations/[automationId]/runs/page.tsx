@@ -5,7 +5,7 @@ import { AutomationTabs } from "@/components/automations/automation-tabs";
 import { RunAgainButton } from "@/components/automations/run-again-button";
 import { TriggerBadge } from "@/components/automations/trigger-badge";
 import { ExecutionList } from "@/components/endpoints/execution-list";
-import { loadExecutions, type SearchParams } from "@/components/endpoints/load-executions";
+import { loadExecutions, type SearchParams } from "../../../_data/load-executions";
 import { formatRunTime } from "@/components/endpoints/status-badges";
 import { findReplayPayload } from "@/lib/automations/replay-payload";
 import { runAutomationAgainAction } from "../../actions";

@@ -13,7 +13,7 @@ import { PageHeader } from "@/components/ui/page-header";
 import { AutomationTabs } from "@/components/automations/automation-tabs";
 import { SubmissionFields } from "@/components/automations/submission-fields";
 import { TriggerBadge } from "@/components/automations/trigger-badge";
-import type { SearchParams } from "@/components/endpoints/load-executions";
+import type { SearchParams } from "../../../_data/load-executions";
 import { formatRunTime } from "@/components/endpoints/status-badges";
 import { loadAutomation } from "../load-automation";
 

@@ -3,7 +3,7 @@ import { Notice } from "@/components/ui/form-error";
 import { PageHeader } from "@/components/ui/page-header";
 import { EndpointTabs } from "@/components/endpoints/endpoint-tabs";
 import { ExecutionList } from "@/components/endpoints/execution-list";
-import { loadExecutions, type SearchParams } from "@/components/endpoints/load-executions";
+import { loadExecutions, type SearchParams } from "../../../_data/load-executions";
 import { MethodBadge } from "@/components/endpoints/status-badges";
 import { loadEndpoint } from "../load-endpoint";
 

@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/read-json";
 import { logInEndUser } from "@/lib/end-users/log-in-end-user";
-import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/end-users/with-end-user-route";
+import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/http/with-end-user-route";
 
 /** POST {email, password} → {token, expiresAt, user}. */
 export const POST = withEndUserRoute(async ({ request, auth, clientIp }) => {

@@ -1,6 +1,6 @@
 import { readBearerToken } from "@/lib/end-users/end-user-token";
 import { verifyEndUserToken } from "@/lib/end-users/verify-end-user-token";
-import { endUserPreflight, withEndUserRoute } from "@/lib/end-users/with-end-user-route";
+import { endUserPreflight, withEndUserRoute } from "@/lib/http/with-end-user-route";
 
 /** GET with Authorization: Bearer <token> → the profile. */
 export const GET = withEndUserRoute(async ({ request, auth }) => {

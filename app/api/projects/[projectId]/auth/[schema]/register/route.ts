@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/read-json";
 import { registerEndUser } from "@/lib/end-users/register-end-user";
-import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/end-users/with-end-user-route";
+import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/http/with-end-user-route";
 
 /** POST {email, password, ...fields} → 201 the profile; a verification mail goes out. */
 export const POST = withEndUserRoute(async ({ request, auth, clientIp }) => {

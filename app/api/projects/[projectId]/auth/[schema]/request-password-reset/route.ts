@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/read-json";
 import { requestEndUserPasswordReset } from "@/lib/end-users/request-end-user-password-reset";
-import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/end-users/with-end-user-route";
+import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/http/with-end-user-route";
 
 /** POST {email} → always 202 (whether or not the email has an account); the mail goes out afterwards. */
 export const POST = withEndUserRoute(async ({ request, auth, clientIp }) => {

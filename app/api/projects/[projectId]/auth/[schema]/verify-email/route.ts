@@ -1,6 +1,6 @@
 import { readJson } from "@/lib/http/read-json";
 import { verifyEndUserEmail } from "@/lib/end-users/verify-end-user-email";
-import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/end-users/with-end-user-route";
+import { END_USER_BODY_LIMIT_BYTES, endUserPreflight, withEndUserRoute } from "@/lib/http/with-end-user-route";
 
 /** POST {token} → the profile, now with emailVerified: true. */
 export const POST = withEndUserRoute(async ({ request, auth, clientIp }) => {

@@ -1,6 +1,7 @@
+import "server-only";
 import { isAppError } from "@/lib/errors";
-import type { ConnectionTestResult } from "@/lib/projects/test-database-connection";
-import { toFormState } from "./to-form-state";
+import { toActionFailure } from "@/lib/http/action-failure";
+import type { ConnectionTestResult } from "./test-database-connection";
 
 /** A connection test always answers with a sentence: invalid input and refusals become that sentence too. */
 export function connectionTestFailure(error: unknown): ConnectionTestResult {
@@ -9,7 +10,7 @@ export function connectionTestFailure(error: unknown): ConnectionTestResult {
     if (issue?.path === "database.url") return { ok: false, message: `The connection URL ${issue.message}.`.replace(/\.\.$/, ".") };
     return { ok: false, message: sentence(issue?.message ?? error.message) };
   }
-  return { ok: false, message: toFormState(error, { action: "test-connection" }).error ?? "The test failed." };
+  return { ok: false, message: toActionFailure(error, { action: "test-connection" }).error };
 }
 
 function sentence(text: string): string {

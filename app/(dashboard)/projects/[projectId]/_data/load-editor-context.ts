@@ -1,7 +1,8 @@
+import "server-only";
 import { invocationBase } from "@/lib/http/invocation-origin";
 import { listEmailTemplates } from "@/lib/email-templates/list-email-templates";
 import { listSchemas } from "@/lib/schemas/list-schemas";
-import type { EditorSchema } from "./step-settings";
+import type { EditorSchema } from "@/components/endpoints/step-settings";
 
 /** What the endpoint editor's pickers offer: the project's schemas with their fields, saved email templates, and the invocation URL's base. */
 export async function loadEditorContext(projectId: string): Promise<{ schemas: EditorSchema[]; emailTemplates: string[]; invocationBase: string }> {

@@ -1,10 +1,11 @@
+import "server-only";
 import { isAppError } from "@/lib/errors";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { listExecutions } from "@/lib/flow/execution-log/list-executions";
 import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import type { ExecutionFilters } from "./execution-list";
+import type { ExecutionFilters } from "@/components/endpoints/execution-list";
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 

@@ -1,8 +1,8 @@
-import { handleApiError } from "@/lib/http/handle-api-error";
-import { getAuthSchemaContextOrThrow, type AuthSchemaContext } from "./auth-schema-context";
-import { getRequestClientIp } from "./request-client-ip";
+import { getAuthSchemaContextOrThrow, type AuthSchemaContext } from "@/lib/end-users/auth-schema-context";
+import { getRequestClientIp } from "@/lib/end-users/request-client-ip";
+import { handleApiError } from "./handle-api-error";
 
-/** Request bodies of the end-user routes are at most this large (DESIGN.md section 6). */
+/** Request bodies of the end-user routes are at most this large (docs/DESIGN.md section 6). */
 export const END_USER_BODY_LIMIT_BYTES = 100_000;
 
 export interface EndUserRouteParams {

@@ -1,5 +1,6 @@
+import "server-only";
 import { getInvocationBaseUrl } from "@/lib/http/invocation-origin";
-import { loadEditorContext } from "@/components/endpoints/load-editor-context";
+import { loadEditorContext } from "./load-editor-context";
 import type { EditorSchema } from "@/components/endpoints/step-settings";
 
 /** IANA zones the runtime knows, UTC first (Intl lists it under Etc/ on some platforms, or not at all). */
