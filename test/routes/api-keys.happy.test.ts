@@ -1,30 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { describe, expect } from "vitest";
 import { authenticateApiKey } from "@/lib/auth/api-keys/authenticate-api-key";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-
-let server: RouteServer;
-let fixture: ProjectFixture;
-
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture();
-});
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
-
-function apiKeysUrl(suffix = ""): string {
-  return `${server.url}/api/projects/${fixture.projectId}/api-keys${suffix}`;
-}
+import { projectApi } from "@/test/support/project-api";
+import { routeTest as it } from "@/test/support/route-test";
 
 describe("API keys (dashboard session)", () => {
-  it("creates a key shown once, lists it by prefix and last characters, and revokes it at once", async () => {
-    const created = await fetch(apiKeysUrl(), {
+  it("creates a key shown once, lists it by prefix and last characters, and revokes it at once", async ({ server, project, ownerApi }) => {
+    const created = await ownerApi.manage("/api-keys", {
       method: "POST",
-      headers: { cookie: fixture.owner.cookie, "content-type": "application/json" },
       body: JSON.stringify({ name: "CI deploy", permissions: ["endpoints.read", "endpoints.invoke", "endpoints.read"] }),
     });
     expect(created.status).toBe(201);
@@ -36,7 +18,7 @@ describe("API keys (dashboard session)", () => {
     expect(key.permissions).toEqual(["endpoints.read", "endpoints.invoke"]);
     expect(key.id).toMatch(/^key_/);
 
-    const listed = await fetch(apiKeysUrl(), { headers: { cookie: fixture.owner.cookie } });
+    const listed = await ownerApi.manage("/api-keys");
     expect(listed.status).toBe(200);
     const { data } = (await listed.json()) as { data: Array<Record<string, unknown>> };
     const row = data.find((entry) => entry.id === key.id);
@@ -45,17 +27,18 @@ describe("API keys (dashboard session)", () => {
     expect(row).not.toHaveProperty("keyHash");
 
     // The key works against the project's API, and records when it was used.
-    const project = await fetch(`${server.url}/api/projects/${fixture.projectId}`, { headers: { authorization: `Bearer ${key.key}` } });
-    expect(project.status).toBe(200);
-    expect(await project.json()).toMatchObject({ id: fixture.projectId, database: { kind: "local", hint: null } });
+    const withKey = projectApi(server, project, { key: key.key });
+    const read = await withKey.call("GET", "");
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ id: project.projectId, database: { kind: "local", hint: null } });
 
-    const revoked = await fetch(apiKeysUrl(`/${key.id}`), { method: "DELETE", headers: { cookie: fixture.owner.cookie } });
+    const revoked = await ownerApi.manage(`/api-keys/${key.id}`, { method: "DELETE" });
     expect(revoked.status).toBe(204);
     expect(await authenticateApiKey(key.key)).toBeNull();
-    const after = await fetch(`${server.url}/api/projects/${fixture.projectId}`, { headers: { authorization: `Bearer ${key.key}` } });
+    const after = await withKey.call("GET", "");
     expect(after.status).toBe(401);
 
-    const relisted = (await (await fetch(apiKeysUrl(), { headers: { cookie: fixture.owner.cookie } })).json()) as { data: Array<{ id: string; revokedAt: string | null; lastUsedAt: string | null }> };
+    const relisted = (await (await ownerApi.manage("/api-keys")).json()) as { data: Array<{ id: string; revokedAt: string | null; lastUsedAt: string | null }> };
     const revokedRow = relisted.data.find((entry) => entry.id === key.id);
     expect(revokedRow?.revokedAt).not.toBeNull();
     expect(revokedRow?.lastUsedAt).not.toBeNull();

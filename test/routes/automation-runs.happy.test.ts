@@ -10,6 +10,7 @@ import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { createTicketSchemas, createTestRecord } from "@/test/endpoint-fixtures";
 import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/automation-runs";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 /**
  * Automations started by each trigger, end to end over real HTTP: the run is queued (BullMQ on
@@ -19,6 +20,7 @@ import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 // An upstream that answers slowly: runs that call it hold their project's slots for a while.
 let slowUpstream: Server;
 let slowUrl: string;
@@ -43,6 +45,7 @@ beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Automation runs");
   key = await fixture.keyFor(["automations.read", "automations.write", "automations.run", "records.read", "records.create", "records.update", "records.delete", "endpoints.create"]);
+  api = projectApi(server, fixture, { key });
   await createTicketSchemas(fixture.projectId);
 });
 
@@ -56,15 +59,8 @@ afterAll(async () => {
   resetConfigForTests();
 });
 
-function api(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) },
-  });
-}
-
 async function createAutomation(definition: unknown): Promise<{ id: string }> {
-  const response = await api("/automations", { method: "POST", body: JSON.stringify(definition) });
+  const response = await api.manage("/automations", { method: "POST", body: JSON.stringify(definition) });
   expect(response.status, await response.clone().text()).toBe(201);
   return (await response.json()) as { id: string };
 }
@@ -81,7 +77,7 @@ describe("manual runs", () => {
       trigger: { type: "manual" },
       steps: [{ type: "create", name: "ticket", schema: "tickets", values: { title: "{{trigger.title}}", status: "open" } }],
     });
-    const response = await api(`/automations/${automation.id}/run`, { method: "POST", body: JSON.stringify({ title: "From a manual run" }) });
+    const response = await api.manage(`/automations/${automation.id}/run`, { method: "POST", body: JSON.stringify({ title: "From a manual run" }) });
     expect(response.status).toBe(202);
     const { executionId } = (await response.json()) as { executionId: string };
     expect(executionId).toMatch(/^exe_/);
@@ -90,16 +86,16 @@ describe("manual runs", () => {
     expect(run).toMatchObject({ id: executionId, source: "automation", automationId: automation.id, trigger: "manual", attempt: 1, outcome: "completed", httpStatus: null });
     expect(await ticketsTitled("From a manual run")).toHaveLength(1);
 
-    const listed = await api(`/automations/${automation.id}/executions`);
+    const listed = await api.manage(`/automations/${automation.id}/executions`);
     expect(listed.status).toBe(200);
     expect(((await listed.json()) as { data: Array<{ id: string }> }).data.map((entry) => entry.id)).toEqual([executionId]);
-    const single = await api(`/executions/${executionId}`);
+    const single = await api.manage(`/executions/${executionId}`);
     expect(single.status).toBe(200);
   });
 
   it("runs a disabled automation by hand", async () => {
     const automation = await createAutomation({ name: "Disabled", enabled: false, trigger: { type: "manual" }, steps: [{ type: "transform", name: "echo", expression: "trigger" }] });
-    const response = await api(`/automations/${automation.id}/run`, { method: "POST", body: "{}" });
+    const response = await api.manage(`/automations/${automation.id}/run`, { method: "POST", body: "{}" });
     expect(response.status).toBe(202);
     const [run] = await waitForAutomationRuns(fixture.projectId, automation.id, 1);
     expect(run?.outcome).toBe("completed");
@@ -122,9 +118,9 @@ describe("record triggers", () => {
     const ticket = await createTestRecord(fixture.projectId, "tickets", { title: "Chain reaction", status: "open" });
 
     // Not matching the condition: no run.
-    const renamed = await api(`/records/tickets/${ticket.id}`, { method: "PATCH", body: JSON.stringify({ priority: 2 }) });
+    const renamed = await api.manage(`/records/tickets/${ticket.id}`, { method: "PATCH", body: JSON.stringify({ priority: 2 }) });
     expect(renamed.status).toBe(200);
-    const closed = await api(`/records/tickets/${ticket.id}`, { method: "PATCH", body: JSON.stringify({ status: "closed" }) });
+    const closed = await api.manage(`/records/tickets/${ticket.id}`, { method: "PATCH", body: JSON.stringify({ status: "closed" }) });
     expect(closed.status).toBe(200);
 
     const [run] = await waitForAutomationRuns(fixture.projectId, automation.id, 1);
@@ -141,10 +137,10 @@ describe("record triggers", () => {
       trigger: { type: "record", schema: "tickets", events: ["create", "delete"] },
       steps: [{ type: "transform", name: "seen", expression: "{event: trigger.event, schema: trigger.schema, title: trigger.record.title, previous: trigger.previous}" }],
     });
-    const created = await api("/records/tickets", { method: "POST", body: JSON.stringify({ title: "Echo me", status: "open" }) });
+    const created = await api.manage("/records/tickets", { method: "POST", body: JSON.stringify({ title: "Echo me", status: "open" }) });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    expect((await api(`/records/tickets/${id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await api.manage(`/records/tickets/${id}`, { method: "DELETE" })).status).toBe(204);
 
     const runs = await waitForAutomationRuns(fixture.projectId, automation.id, 2);
     const outputs = runs.map((run) => JSON.parse(run.steps[0]!.outputPreview!) as Record<string, unknown>);
@@ -158,7 +154,7 @@ describe("record triggers", () => {
 
   it("emits nothing for writes made by endpoint flows", async () => {
     const automation = await createAutomation({ name: "Watch creates", trigger: { type: "record", schema: "authors", events: ["create"] }, steps: [] });
-    const endpoint = await api("/endpoints", {
+    const endpoint = await api.manage("/endpoints", {
       method: "POST",
       body: JSON.stringify({ name: "Add author", method: "POST", slug: "add-author", steps: [{ type: "create", name: "author", schema: "authors", values: { name: "{{body.name}}" } }] }),
     });
@@ -197,7 +193,7 @@ describe("retries", () => {
       steps: [{ type: "create", name: "bad", schema: "tickets", values: { title: "{{trigger.title}}", status: "not-a-status" } }],
       retry: { attempts: 1, backoffSeconds: 1 },
     });
-    const response = await api(`/automations/${automation.id}/run`, { method: "POST", body: '{"title":"Retry me"}' });
+    const response = await api.manage(`/automations/${automation.id}/run`, { method: "POST", body: '{"title":"Retry me"}' });
     const { executionId } = (await response.json()) as { executionId: string };
     const runs = await waitForAutomationRuns(fixture.projectId, automation.id, 2);
     const byAttempt = [...runs].sort((a, b) => (a.attempt ?? 0) - (b.attempt ?? 0));
@@ -222,7 +218,7 @@ describe("fairness between projects", () => {
 
     const flood = 30;
     upstreamCalls.mostAtOnce = 0;
-    for (let index = 0; index < flood; index++) expect((await api(`/automations/${flooding.id}/run`, { method: "POST", body: "{}" })).status).toBe(202);
+    for (let index = 0; index < flood; index++) expect((await api.manage(`/automations/${flooding.id}/run`, { method: "POST", body: "{}" })).status).toBe(202);
     expect((await otherCall(`/automations/${quiet.id}/run`, {})).status).toBe(202);
 
     // 30 runs of 300 ms, five at a time, take at least 1.8 s; the neighbour's run is done long before.

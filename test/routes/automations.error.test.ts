@@ -5,21 +5,20 @@ import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 type Json = Record<string, unknown>;
-interface Answer {
-  status: number;
-  body: Json & { error?: string; issues?: Array<{ path: string; message: string }>; data?: Json[] };
-}
 
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 
 beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Automation errors");
   key = await fixture.keyFor(["automations.read", "automations.write"]);
+  api = projectApi(server, fixture, { key });
   await createTicketSchemas(fixture.projectId);
   const store = await getProjectRecordStore({ projectId: fixture.projectId });
   await createSchema({ projectId: fixture.projectId, store, definition: { name: "seo", kind: "component", fields: [{ name: "title", type: "string" }] } });
@@ -31,18 +30,8 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-async function call(method: string, path: string, body?: unknown, init: { raw?: string; projectId?: string } = {}): Promise<Answer> {
-  const response = await fetch(`${server.url}/api/projects/${init.projectId ?? fixture.projectId}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined && init.raw === undefined ? {} : { "content-type": "application/json" }) },
-    body: init.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
-}
-
 async function issuePaths(definition: unknown): Promise<string[]> {
-  const answer = await call("POST", "/automations", definition);
+  const answer = await api.call("POST", "/automations", definition);
   expect(answer.status, JSON.stringify(definition)).toBe(422);
   expect(answer.body.error).toBe("invalid automation");
   return answer.body.issues!.map((issue) => issue.path);
@@ -108,7 +97,7 @@ describe("saving an automation names each problem with its path (422)", () => {
   });
 
   it("accepts the auth schema as a record trigger and a condition that reads the trigger", async () => {
-    const answer = await call("POST", "/automations", { name: "Members", trigger: record({ schema: "members", ...check("{{ trigger.record.email }}", "{{trigger.previous.email}}") }) });
+    const answer = await api.call("POST", "/automations", { name: "Members", trigger: record({ schema: "members", ...check("{{ trigger.record.email }}", "{{trigger.previous.email}}") }) });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   });
 
@@ -118,32 +107,32 @@ describe("saving an automation names each problem with its path (422)", () => {
   });
 
   it("refuses a body that is not JSON with 400 and an empty body with 422", async () => {
-    const malformed = await call("POST", "/automations", undefined, { raw: '{"name": ' });
+    const malformed = await api.call("POST", "/automations", '{"name": ');
     expect(malformed.status).toBe(400);
-    expect((await call("POST", "/automations", undefined, { raw: "" })).status).toBe(422);
-    expect((await call("POST", "/automations", undefined, { raw: "[]" })).status).toBe(422);
+    expect((await api.call("POST", "/automations", "")).status).toBe(422);
+    expect((await api.call("POST", "/automations", "[]")).status).toBe(422);
   });
 });
 
 describe("form slugs are unique per project (409)", () => {
   it("refuses a second automation on a taken form, by create and by update", async () => {
-    const first = await call("POST", "/automations", { name: "Signup", trigger: form({ form: "signup" }) });
+    const first = await api.call("POST", "/automations", { name: "Signup", trigger: form({ form: "signup" }) });
     expect(first.status).toBe(201);
-    const duplicate = await call("POST", "/automations", { name: "Signup two", trigger: form({ form: "signup" }) });
+    const duplicate = await api.call("POST", "/automations", { name: "Signup two", trigger: form({ form: "signup" }) });
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ field: "trigger.form", issues: [{ path: "trigger.form" }] });
     expect(duplicate.body.error).toMatch(/signup/);
 
-    const other = await call("POST", "/automations", { name: "Other", trigger: form({ form: "other-form" }) });
+    const other = await api.call("POST", "/automations", { name: "Other", trigger: form({ form: "other-form" }) });
     expect(other.status).toBe(201);
-    const moved = await call("PATCH", `/automations/${other.body.id as string}`, { trigger: form({ form: "signup" }) });
+    const moved = await api.call("PATCH", `/automations/${other.body.id as string}`, { trigger: form({ form: "signup" }) });
     expect(moved.status).toBe(409);
     expect(moved.body.issues).toEqual([{ path: "trigger.form", message: expect.any(String) as unknown }]);
-    const unchanged = await call("GET", `/automations/${other.body.id as string}`);
+    const unchanged = await api.call("GET", `/automations/${other.body.id as string}`);
     expect(unchanged.body).toMatchObject({ version: 1, trigger: { form: "other-form" } });
 
     // The same automation may keep its own slug on update, and other projects have slugs of their own.
-    expect((await call("PATCH", `/automations/${first.body.id as string}`, { name: "Sign up", trigger: form({ form: "signup" }) })).status).toBe(200);
+    expect((await api.call("PATCH", `/automations/${first.body.id as string}`, { name: "Sign up", trigger: form({ form: "signup" }) })).status).toBe(200);
     const elsewhere = await createProjectFixture("Elsewhere");
     const elsewhereKey = await elsewhere.keyFor(["automations.write"]);
     const theirs = await fetch(`${server.url}/api/projects/${elsewhere.projectId}/automations`, {
@@ -157,7 +146,7 @@ describe("form slugs are unique per project (409)", () => {
 
 describe("updates", () => {
   it("validate the merged definition and refuse unknown fields and server-assigned ones", async () => {
-    const created = await call("POST", "/automations", { name: "Hourly", trigger: schedule("0 * * * *") });
+    const created = await api.call("POST", "/automations", { name: "Hourly", trigger: schedule("0 * * * *") });
     const id = created.body.id as string;
     const cases: Array<[Json, string]> = [
       [{ trigger: { type: "schedule" } }, "trigger.cron"],
@@ -170,11 +159,11 @@ describe("updates", () => {
       [{ retry: { attempts: 9 } }, "retry.attempts"],
     ];
     for (const [patch, path] of cases) {
-      const answer = await call("PATCH", `/automations/${id}`, patch);
+      const answer = await api.call("PATCH", `/automations/${id}`, patch);
       expect(answer.status, JSON.stringify(patch)).toBe(422);
       expect(answer.body.issues!.map((issue) => issue.path), JSON.stringify(patch)).toContain(path);
     }
-    const unchanged = await call("GET", `/automations/${id}`);
+    const unchanged = await api.call("GET", `/automations/${id}`);
     expect(unchanged.body).toMatchObject({ version: 1, trigger: { type: "schedule", cron: "0 * * * *", timezone: "UTC" } });
   });
 });
@@ -182,7 +171,7 @@ describe("updates", () => {
 describe("unknown automations (404)", () => {
   it("answers 404 automation not found on every route that takes an id", async () => {
     for (const [method, body] of [["GET"], ["PATCH", { enabled: false }], ["DELETE"]] as const) {
-      const answer = await call(method, "/automations/aut_doesnotexist", body);
+      const answer = await api.call(method, "/automations/aut_doesnotexist", body);
       expect(answer.status, method).toBe(404);
       expect(answer.body).toEqual({ error: "automation not found", code: "not_found" });
     }
@@ -193,14 +182,8 @@ describe("imports", () => {
   it("validate every automation first and write nothing when one is invalid", async () => {
     const project = await createProjectFixture("Import errors");
     const projectKey = await project.keyFor(["automations.read", "automations.write"]);
-    const post = async (document: unknown) => {
-      const response = await fetch(`${server.url}/api/projects/${project.projectId}/automations/import`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${projectKey}`, "content-type": "application/json" },
-        body: JSON.stringify(document),
-      });
-      return { status: response.status, body: (await response.json()) as Answer["body"] };
-    };
+    const theirs = api.with({ projectId: project.projectId, credentials: { key: projectKey } });
+    const post = (document: unknown) => theirs.call("POST", "/automations/import", document);
     const invalid = await post({ automations: [{ name: "Fine", trigger: manual }, { name: "Broken", trigger: schedule("* * *") }, { name: "Steps", trigger: manual, steps: [{ type: "query", schema: "nope" }] }] });
     expect(invalid.status).toBe(422);
     expect(invalid.body.error).toBe("invalid import document");
@@ -218,7 +201,7 @@ describe("imports", () => {
     const taken = await post({ automations: [{ name: "New one", trigger: manual }, { name: "Taker", trigger: form({ form: "held" }) }] });
     expect(taken.status).toBe(409);
     expect(taken.body.issues).toEqual([{ path: "automations.1.trigger.form", message: expect.any(String) as unknown }]);
-    const listed = await fetch(`${server.url}/api/projects/${project.projectId}/automations`, { headers: { authorization: `Bearer ${projectKey}` } });
-    expect(((await listed.json()) as { data: Json[] }).data.map((automation) => automation.name)).toEqual(["Holder"]);
+    const listed = await theirs.call<{ data: Json[] }>("GET", "/automations");
+    expect(listed.body.data.map((automation) => automation.name)).toEqual(["Holder"]);
   });
 });

@@ -4,13 +4,10 @@ import { getProjectRuntime, recordTriggerKey } from "@/lib/endpoints/invoke/proj
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
+import { projectApi, type ApiAnswer } from "@/test/support/project-api";
 
 /** The automations management API: CRUD of every trigger type, defaults, export/import, runtime refresh. */
 type Json = Record<string, unknown>;
-interface Answer<T = Json> {
-  status: number;
-  body: T;
-}
 interface Automation {
   id: string;
   projectId: string;
@@ -40,14 +37,8 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-async function call<T = Json>(method: string, path: string, body?: unknown, projectId = fixture.projectId, auth = key): Promise<Answer<T>> {
-  const response = await fetch(`${server.url}/api/projects/${projectId}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${auth}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+function call<T = Json>(method: string, path: string, body?: unknown, projectId = fixture.projectId, auth = key): Promise<ApiAnswer<T>> {
+  return projectApi(server, { projectId }, { key: auth }).call<T>(method, path, body);
 }
 
 async function create(definition: unknown, projectId = fixture.projectId, auth = key): Promise<Automation> {

@@ -4,6 +4,7 @@ import { memberships } from "@/lib/platform-db/schema";
 import { PERMISSIONS, type Permission } from "@/lib/auth/permissions";
 import { createProjectFixture, createRevokedKey, createTestUser, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi, type ApiCredentials } from "@/test/support/project-api";
 
 /**
  * Who may read and change automations: API keys by permission (automations.read for reading,
@@ -47,13 +48,10 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-async function call(projectId: string, credentials: Credentials, method: string, path: string, body?: unknown): Promise<Answer> {
-  const headers: Record<string, string> = body === undefined ? {} : { "content-type": "application/json" };
-  if (credentials && "key" in credentials) headers.authorization = `Bearer ${credentials.key}`;
-  if (credentials && "cookie" in credentials) Object.assign(headers, { cookie: credentials.cookie }, credentials.headers);
-  const response = await fetch(`${server.url}/api/projects/${projectId}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
+function call(projectId: string, credentials: Credentials, method: string, path: string, body?: unknown): Promise<Answer> {
+  const headers = credentials && "cookie" in credentials ? credentials.headers : undefined;
+  const as: ApiCredentials = credentials === null ? "anonymous" : "key" in credentials ? { key: credentials.key } : { cookie: credentials.cookie };
+  return projectApi(server, { projectId }, as).call<Answer["body"]>(method, path, body, headers);
 }
 
 /** Every route of this API with a body that would succeed, `:id` standing for an automation id. */

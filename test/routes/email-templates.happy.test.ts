@@ -5,11 +5,13 @@ import { updateProject } from "@/lib/projects/update-project";
 import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 let server: RouteServer;
 let smtp: TestSmtpServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 
 beforeAll(async () => {
   smtp = await startTestSmtpServer({ auth: { user: "mailer", password: "mail-secret" } });
@@ -23,6 +25,7 @@ beforeAll(async () => {
     input: { mail: { host: "127.0.0.1", port: smtp.port, secure: false, user: "mailer", password: "mail-secret", from: "Shop <shop@example.test>" } },
   });
   key = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
+  api = projectApi(server, fixture, { key });
 });
 
 afterAll(async () => {
@@ -33,16 +36,9 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-function manage(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) },
-  });
-}
-
 describe("email templates and the email step", () => {
   it("manages templates and sends one from an endpoint through the project's SMTP server, escaping caller values in HTML", async () => {
-    const created = await manage("/email-templates", {
+    const created = await api.manage("/email-templates", {
       method: "POST",
       body: JSON.stringify({ name: "welcome", subject: "Welcome, {{body.name}}", html: "<p>Hello <b>{{body.name}}</b></p>", text: "Hello {{body.name}}" }),
     });
@@ -50,13 +46,13 @@ describe("email templates and the email step", () => {
     const template = (await created.json()) as { id: string };
     expect(template.id).toMatch(/^tpl_/);
 
-    const duplicate = await manage("/email-templates", { method: "POST", body: JSON.stringify({ name: "welcome", subject: "x", text: "y" }) });
+    const duplicate = await api.manage("/email-templates", { method: "POST", body: JSON.stringify({ name: "welcome", subject: "x", text: "y" }) });
     expect(duplicate.status).toBe(409);
-    const patched = await manage(`/email-templates/${template.id}`, { method: "PATCH", body: JSON.stringify({ subject: "Welcome aboard, {{body.name}}" }) });
+    const patched = await api.manage(`/email-templates/${template.id}`, { method: "PATCH", body: JSON.stringify({ subject: "Welcome aboard, {{body.name}}" }) });
     expect(patched.status).toBe(200);
-    expect((await (await manage("/email-templates")).json()) as { data: unknown[] }).toMatchObject({ data: [{ name: "welcome" }] });
+    expect((await (await api.manage("/email-templates")).json()) as { data: unknown[] }).toMatchObject({ data: [{ name: "welcome" }] });
 
-    const endpoint = await manage("/endpoints", {
+    const endpoint = await api.manage("/endpoints", {
       method: "POST",
       body: JSON.stringify({
         name: "Sign up",
@@ -81,7 +77,7 @@ describe("email templates and the email step", () => {
     expect(mail!.html).not.toContain("<script>");
     expect(mail!.text).toBe("Hello <script>alert(1)</script> Ann");
 
-    expect((await manage(`/email-templates/${template.id}`, { method: "DELETE" })).status).toBe(204);
-    expect((await manage(`/email-templates/welcome`)).status).toBe(404);
+    expect((await api.manage(`/email-templates/${template.id}`, { method: "DELETE" })).status).toBe(204);
+    expect((await api.manage(`/email-templates/welcome`)).status).toBe(404);
   });
 });

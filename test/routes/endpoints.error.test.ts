@@ -3,15 +3,18 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 
 beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Errors");
   key = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
+  api = projectApi(server, fixture, { key });
   await createTicketSchemas(fixture.projectId);
 });
 
@@ -20,21 +23,10 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-function manage(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) },
-  });
-}
-
-function invoke(slug: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}/fn/${slug}`, init);
-}
-
 const base = { name: "Endpoint", method: "GET", slug: "valid-slug" };
 
 async function issuesFor(definition: unknown): Promise<Array<{ path: string; message: string }>> {
-  const response = await manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
+  const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
   expect(response.status, JSON.stringify(definition)).toBe(422);
   const body = (await response.json()) as { error: string; issues: Array<{ path: string; message: string }> };
   expect(body.error).toBe("invalid endpoint");
@@ -74,21 +66,21 @@ describe("saving an endpoint names each problem with its path (422)", () => {
   }
 
   it("refuses a second endpoint with the same method and slug (409)", async () => {
-    const first = await manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken" }) });
+    const first = await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken" }) });
     expect(first.status).toBe(201);
-    const second = await manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken", name: "Other" }) });
+    const second = await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken", name: "Other" }) });
     expect(second.status).toBe(409);
     expect(await second.json()).toMatchObject({ issues: [{ path: "slug" }] });
-    const otherMethod = await manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken", method: "POST" }) });
+    const otherMethod = await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken", method: "POST" }) });
     expect(otherMethod.status).toBe(201);
   });
 
   it("validates a partial update against the merged definition", async () => {
-    const created = (await (await manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "patch-me" }) })).json()) as { id: string };
-    const response = await manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ method: "POST", cacheSeconds: 10 }) });
+    const created = (await (await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "patch-me" }) })).json()) as { id: string };
+    const response = await api.manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ method: "POST", cacheSeconds: 10 }) });
     expect(response.status).toBe(422);
     expect(((await response.json()) as { issues: Array<{ path: string }> }).issues.map((issue) => issue.path)).toContain("cacheSeconds");
-    const unknownField = await manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ colour: "red" }) });
+    const unknownField = await api.manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ colour: "red" }) });
     expect(unknownField.status).toBe(422);
   });
 });
@@ -110,35 +102,35 @@ describe("invocation errors", () => {
       { name: "Off", method: "GET", slug: "off", enabled: false, response: { body: "{}" } },
     ];
     for (const definition of definitions) {
-      const response = await manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
+      const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
       expect(response.status, await response.clone().text()).toBe(201);
     }
   });
 
   it("answers 404 for an unknown slug, a wrong method, a disabled endpoint and an unknown project", async () => {
-    expect((await invoke("nope")).status).toBe(404);
-    expect((await invoke("echo")).status).toBe(404);
-    expect((await invoke("off")).status).toBe(404);
+    expect((await api.invoke("nope")).status).toBe(404);
+    expect((await api.invoke("echo")).status).toBe(404);
+    expect((await api.invoke("off")).status).toBe(404);
     expect((await fetch(`${server.url}/api/projects/prj_unknown/fn/echo`, { method: "POST", body: "{}" })).status).toBe(404);
     // Malformed percent-encoding names no endpoint: 404, not a server error.
-    const malformed = await invoke("ec%E0%A4%A");
+    const malformed = await api.invoke("ec%E0%A4%A");
     expect(malformed.status).toBe(404);
     expect(await malformed.json()).toEqual({ error: "not found" });
   });
 
   it("answers 400 to a body that is not a JSON object", async () => {
     for (const body of ["[1,2]", '"text"', "42", "{broken"]) {
-      const response = await invoke("echo", { method: "POST", headers: { "content-type": "application/json" }, body });
+      const response = await api.invoke("echo", { method: "POST", headers: { "content-type": "application/json" }, body });
       expect(response.status, body).toBe(400);
     }
-    const empty = await invoke("echo", { method: "POST" });
+    const empty = await api.invoke("echo", { method: "POST" });
     expect(empty.status).toBe(200);
     expect(await empty.json()).toEqual({ got: {} });
   });
 
   it("answers 413 to a body over 100 KB, also when streamed without a length", async () => {
     const big = JSON.stringify({ text: "x".repeat(110 * 1024) });
-    expect((await invoke("echo", { method: "POST", body: big })).status).toBe(413);
+    expect((await api.invoke("echo", { method: "POST", body: big })).status).toBe(413);
     const stream = new ReadableStream({
       start(controller) {
         for (let i = 0; i < 12; i++) controller.enqueue(new TextEncoder().encode(i === 0 ? '{"text":"' + "y".repeat(10_000) : "y".repeat(10_000)));
@@ -146,39 +138,39 @@ describe("invocation errors", () => {
         controller.close();
       },
     });
-    const streamed = await invoke("echo", { method: "POST", body: stream, duplex: "half" } as RequestInit);
+    const streamed = await api.invoke("echo", { method: "POST", body: stream, duplex: "half" } as RequestInit);
     expect(streamed.status).toBe(413);
   });
 
   it("answers a failed step with 500, the execution id and no internals", async () => {
-    const response = await invoke("fails?title=");
+    const response = await api.invoke("fails?title=");
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: string; executionId: string };
     expect(Object.keys(body).sort()).toEqual(["error", "executionId"]);
     expect(body.error).toBe("endpoint execution failed");
     await server.drain();
-    const log = (await (await manage(`/executions/${body.executionId}`)).json()) as { outcome: string; steps: Array<{ status: string; error: string }> };
+    const log = (await (await api.manage(`/executions/${body.executionId}`)).json()) as { outcome: string; steps: Array<{ status: string; error: string }> };
     expect(log.outcome).toBe("failed");
     expect(log.steps[0]?.status).toBe("failed");
     expect(log.steps[0]?.error).toContain("status");
   });
 
   it("serves a JSON template typo as a JSON string, never a 500", async () => {
-    const response = await invoke("typo");
+    const response = await api.invoke("typo");
     expect(response.status).toBe(200);
     expect(await response.json()).toBe('{"count": {{steps.nothing.length}}');
   });
 
   it("serves other content types verbatim", async () => {
-    const response = await invoke("text?name=Ann");
+    const response = await api.invoke("text?name=Ann");
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(await response.text()).toBe("name\nAnn\n");
   });
 
   it("templates extra headers and refuses a value that would split the header", async () => {
-    const ok = await invoke("header?name=Ann");
+    const ok = await api.invoke("header?name=Ann");
     expect(ok.headers.get("x-name")).toBe("Ann");
-    const split = await invoke(`header?name=${encodeURIComponent("Ann\r\nSet-Cookie: a=b")}`);
+    const split = await api.invoke(`header?name=${encodeURIComponent("Ann\r\nSet-Cookie: a=b")}`);
     expect(split.status).toBe(500);
     expect(split.headers.get("set-cookie")).toBeNull();
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 /**
  * Security issue 9, item 2: an endpoint's answer escapes every inserted value for its content type
@@ -12,6 +13,7 @@ import { startRouteServer, type RouteServer } from "@/test/http-harness";
 let server: RouteServer;
 let fixture: ProjectFixture;
 let manageKey: string;
+let api: ProjectApi;
 
 const SCRIPT = "<script>alert(1)</script>";
 
@@ -19,6 +21,7 @@ beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Escaping");
   manageKey = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update"]);
+  api = projectApi(server, fixture, { key: manageKey });
   const definitions = [
     { name: "Render", method: "GET", slug: "render", response: { contentType: "text/html", body: "<h1>Hello {{query.q}}</h1>" } },
     { name: "Feed", method: "GET", slug: "feed", response: { contentType: "application/xml", body: '<item title="{{query.q}}"><![CDATA[{{query.q}}]]></item>' } },
@@ -33,7 +36,7 @@ beforeAll(async () => {
     },
   ];
   for (const definition of definitions) {
-    const response = await manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
+    const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
     expect(response.status, await response.clone().text()).toBe(201);
   }
 });
@@ -42,13 +45,6 @@ afterAll(async () => {
   await server?.close();
   await closePlatformDb();
 });
-
-function manage(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json", ...(init.headers ?? {}) },
-  });
-}
 
 function invoke(slug: string, query: Record<string, string>): Promise<Response> {
   return fetch(`${server.url}/api/projects/${fixture.projectId}/fn/${slug}?${new URLSearchParams(query)}`);
@@ -89,7 +85,7 @@ describe("endpoint answers escape inserted values for their content type", () =>
   });
 
   it("a test run renders the draft's answer exactly as an invocation would", async () => {
-    const response = await manage("/endpoints/test-run", {
+    const response = await api.manage("/endpoints/test-run", {
       method: "POST",
       body: JSON.stringify({ endpoint: { response: { contentType: "text/html", body: "<h1>Hello {{query.q}}</h1>" } }, query: { q: SCRIPT } }),
     });

@@ -3,15 +3,18 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { composedReadEndpoint, createTestRecord, createTicketSchemas, validatedIntakeEndpoint } from "@/test/endpoint-fixtures";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 let server: RouteServer;
 let fixture: ProjectFixture;
 let manageKey: string;
+let api: ProjectApi;
 
 beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Helpdesk");
   manageKey = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
+  api = projectApi(server, fixture, { key: manageKey });
   await createTicketSchemas(fixture.projectId);
   const ann = await createTestRecord(fixture.projectId, "authors", { name: "Ann" });
   const bob = await createTestRecord(fixture.projectId, "authors", { name: "Bob" });
@@ -25,19 +28,8 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-function manage(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json", ...(init.headers ?? {}) },
-  });
-}
-
-function invoke(slug: string, init: RequestInit = {}, search = ""): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}/fn/${slug}${search}`, init);
-}
-
 async function createEndpoint(definition: unknown): Promise<{ id: string; version: number }> {
-  const response = await manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
+  const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
   expect(response.status, await response.clone().text()).toBe(201);
   return (await response.json()) as { id: string; version: number };
 }
@@ -46,7 +38,7 @@ describe("custom endpoints: the specification's example flows", () => {
   it("composed read: query with expansion, counting transform, {{steps.<name>}} served directly", async () => {
     const created = await createEndpoint(composedReadEndpoint);
     expect(created.id).toMatch(/^ep_/);
-    const response = await invoke("tickets-by-status");
+    const response = await api.invoke("tickets-by-status");
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain("application/json");
     expect(response.headers.get("x-ratelimit-limit")).toBe("60");
@@ -55,25 +47,25 @@ describe("custom endpoints: the specification's example flows", () => {
     expect(await response.json()).toEqual({ open: 2, closed: 1, openTitles: ["Broken login", "Slow page"], authors: ["Ann", "Bob", "Ann"] });
 
     await server.drain();
-    const log = await manage(`/executions/${executionId}`);
+    const log = await api.manage(`/executions/${executionId}`);
     expect(log.status).toBe(200);
     const entry = (await log.json()) as { outcome: string; httpStatus: number; steps: Array<{ status: string; type: string; outputPreview: string }> };
     expect(entry).toMatchObject({ outcome: "completed", httpStatus: 200, source: "endpoint", slug: "tickets-by-status" });
     expect(entry.steps.map((step) => [step.type, step.status])).toEqual([["query", "ok"], ["transform", "ok"]]);
     expect(entry.steps[1]?.outputPreview).toContain('"open":2');
 
-    const listed = await manage(`/endpoints/${created.id}/executions`);
+    const listed = await api.manage(`/endpoints/${created.id}/executions`);
     const { data } = (await listed.json()) as { data: Array<{ id: string }> };
     expect(data.map((item) => item.id)).toContain(executionId);
   });
 
   it("validated intake: 422 with the step's own body when the condition fails, the array and its length otherwise", async () => {
     await createEndpoint(validatedIntakeEndpoint);
-    const refused = await invoke("tickets-with-status", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({}) });
+    const refused = await api.invoke("tickets-with-status", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({}) });
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({ error: "status is required" });
 
-    const accepted = await invoke("tickets-with-status", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "open" }) });
+    const accepted = await api.invoke("tickets-with-status", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "open" }) });
     expect(accepted.status).toBe(200);
     const body = (await accepted.json()) as { status: string; count: number; tickets: Array<{ title: string }> };
     expect(body.status).toBe("open");
@@ -81,14 +73,14 @@ describe("custom endpoints: the specification's example flows", () => {
     expect(body.tickets.map((ticket) => ticket.title).sort()).toEqual(["Broken login", "Slow page"]);
 
     // A filter value is a literal, never an operator.
-    const injected = await invoke("tickets-with-status", { method: "POST", body: JSON.stringify({ status: { $ne: null } }) });
+    const injected = await api.invoke("tickets-with-status", { method: "POST", body: JSON.stringify({ status: { $ne: null } }) });
     expect(injected.status).toBe(200);
     expect(((await injected.json()) as { count: number }).count).toBe(0);
 
     await server.drain();
-    const { data } = (await (await manage(`/endpoints`)).json()) as { data: Array<{ id: string; slug: string }> };
+    const { data } = (await (await api.manage(`/endpoints`)).json()) as { data: Array<{ id: string; slug: string }> };
     const id = data.find((endpoint) => endpoint.slug === "tickets-with-status")!.id;
-    const stopped = (await (await manage(`/endpoints/${id}/executions?outcome=stopped`)).json()) as { data: Array<{ outcome: string; httpStatus: number; steps: Array<{ status: string }> }> };
+    const stopped = (await (await api.manage(`/endpoints/${id}/executions?outcome=stopped`)).json()) as { data: Array<{ outcome: string; httpStatus: number; steps: Array<{ status: string }> }> };
     expect(stopped.data).toHaveLength(1);
     expect(stopped.data[0]).toMatchObject({ outcome: "stopped", httpStatus: 422 });
     expect(stopped.data[0]?.steps.map((step) => step.status)).toEqual(["stopped", "skipped"]);
@@ -98,35 +90,35 @@ describe("custom endpoints: the specification's example flows", () => {
 describe("custom endpoints: management", () => {
   it("lists, reads, edits, disables and deletes; each change is visible to the next call", async () => {
     const created = await createEndpoint({ name: "Hello", method: "GET", slug: "hello", response: { body: '{"greeting": "hello {{query.name}}"}' } });
-    expect((await (await invoke("hello", {}, "?name=Ann")).json())).toEqual({ greeting: "hello Ann" });
+    expect((await (await api.invoke("hello", {}, "?name=Ann")).json())).toEqual({ greeting: "hello Ann" });
 
-    const read = await manage(`/endpoints/${created.id}`);
+    const read = await api.manage(`/endpoints/${created.id}`);
     expect(await read.json()).toMatchObject({ id: created.id, slug: "hello", auth: "public", cacheSeconds: 0, enabled: true, version: 1 });
 
-    const edited = await manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ response: { body: '{"greeting": "hi {{query.name}}"}' } }) });
+    const edited = await api.manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ response: { body: '{"greeting": "hi {{query.name}}"}' } }) });
     expect(edited.status).toBe(200);
     expect(((await edited.json()) as { version: number }).version).toBe(2);
-    expect(await (await invoke("hello", {}, "?name=Ann")).json()).toEqual({ greeting: "hi Ann" });
+    expect(await (await api.invoke("hello", {}, "?name=Ann")).json()).toEqual({ greeting: "hi Ann" });
 
-    await manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ enabled: false }) });
-    expect((await invoke("hello")).status).toBe(404);
-    await manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ enabled: true }) });
-    expect((await invoke("hello")).status).toBe(200);
+    await api.manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ enabled: false }) });
+    expect((await api.invoke("hello")).status).toBe(404);
+    await api.manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ enabled: true }) });
+    expect((await api.invoke("hello")).status).toBe(200);
 
-    const deleted = await manage(`/endpoints/${created.id}`, { method: "DELETE" });
+    const deleted = await api.manage(`/endpoints/${created.id}`, { method: "DELETE" });
     expect(deleted.status).toBe(204);
-    expect((await invoke("hello")).status).toBe(404);
-    expect((await manage(`/endpoints/${created.id}`)).status).toBe(404);
+    expect((await api.invoke("hello")).status).toBe(404);
+    expect((await api.manage(`/endpoints/${created.id}`)).status).toBe(404);
   });
 
   it("serves the same slug once per method", async () => {
     await createEndpoint({ name: "Read note", method: "GET", slug: "note", response: { body: '{"via": "get"}' } });
     await createEndpoint({ name: "Write note", method: "POST", slug: "note", response: { status: 201, body: '{"via": "post", "text": "{{body.text}}"}' } });
-    expect(await (await invoke("note")).json()).toEqual({ via: "get" });
-    const posted = await invoke("note", { method: "POST", body: JSON.stringify({ text: 'say "hi"' }) });
+    expect(await (await api.invoke("note")).json()).toEqual({ via: "get" });
+    const posted = await api.invoke("note", { method: "POST", body: JSON.stringify({ text: 'say "hi"' }) });
     expect(posted.status).toBe(201);
     expect(await posted.json()).toEqual({ via: "post", text: 'say "hi"' });
-    expect((await invoke("note", { method: "PUT", body: "{}" })).status).toBe(404);
+    expect((await api.invoke("note", { method: "PUT", body: "{}" })).status).toBe(404);
   });
 
   it("caches public GET responses by query string and clears them on edit", async () => {
@@ -138,21 +130,21 @@ describe("custom endpoints: management", () => {
       steps: [{ type: "query", name: "open", schema: "tickets", filters: "status=open", limit: 100 }],
       response: { body: '{"open": {{steps.open.length}}, "page": "{{query.page}}"}' },
     });
-    const first = await invoke("open-count", {}, "?page=1");
+    const first = await api.invoke("open-count", {}, "?page=1");
     expect(first.headers.get("x-cache")).toBe("miss");
     expect(first.headers.get("cache-control")).toBe("public, max-age=60");
     expect(await first.json()).toEqual({ open: 2, page: "1" });
 
     await createTestRecord(fixture.projectId, "tickets", { title: "New one", status: "open" });
-    const second = await invoke("open-count", {}, "?page=1");
+    const second = await api.invoke("open-count", {}, "?page=1");
     expect(second.headers.get("x-cache")).toBe("hit");
     expect(await second.json()).toEqual({ open: 2, page: "1" });
-    const otherQuery = await invoke("open-count", {}, "?page=2");
+    const otherQuery = await api.invoke("open-count", {}, "?page=2");
     expect(otherQuery.headers.get("x-cache")).toBe("miss");
     expect(await otherQuery.json()).toEqual({ open: 3, page: "2" });
 
-    await manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ name: "Open tickets (edited)" }) });
-    const afterEdit = await invoke("open-count", {}, "?page=1");
+    await api.manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ name: "Open tickets (edited)" }) });
+    const afterEdit = await api.invoke("open-count", {}, "?page=1");
     expect(afterEdit.headers.get("x-cache")).toBe("miss");
     expect(await afterEdit.json()).toEqual({ open: 3, page: "1" });
     // Each call counts once, also the one after the edit, whose rate limit and cache lookup started
@@ -171,14 +163,14 @@ describe("custom endpoints: management", () => {
       steps: [{ type: "query", name: "all", schema: "tickets", limit: 100 }],
       response: { body: '{"n": {{steps.all.length}}}' },
     });
-    const responses = await Promise.all(Array.from({ length: 8 }, () => invoke("slow-count", {}, "?same=1")));
+    const responses = await Promise.all(Array.from({ length: 8 }, () => api.invoke("slow-count", {}, "?same=1")));
     const executionIds = new Set(responses.map((response) => response.headers.get("x-execution-id")).filter(Boolean));
     expect(executionIds.size).toBe(1);
     expect(new Set(await Promise.all(responses.map((response) => response.text()))).size).toBe(1);
   });
 
   it("test-runs an unsaved draft for real and logs it as a test run", async () => {
-    const response = await manage("/endpoints/test-run", {
+    const response = await api.manage("/endpoints/test-run", {
       method: "POST",
       body: JSON.stringify({
         endpoint: {
@@ -197,12 +189,12 @@ describe("custom endpoints: management", () => {
     expect(result.outcome).toBe("completed");
     expect(result.steps[0]?.output).toMatchObject({ title: "From a test run", priority: 5, status: "open" });
     expect(result.response).toMatchObject({ status: 201, body: { title: "From a test run" } });
-    const log = (await (await manage(`/executions/${result.executionId}`)).json()) as { source: string };
+    const log = (await (await api.manage(`/executions/${result.executionId}`)).json()) as { source: string };
     expect(log.source).toBe("test_run");
   });
 
   it("exports and imports endpoints as JSON", async () => {
-    const exported = await manage("/endpoints/export");
+    const exported = await api.manage("/endpoints/export");
     expect(exported.status).toBe(200);
     const document = (await exported.json()) as { format: string; endpoints: Array<Record<string, unknown>> };
     expect(document.format).toBe("flowpoint.endpoints");

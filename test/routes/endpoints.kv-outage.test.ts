@@ -6,6 +6,7 @@ import { closeKv } from "@/lib/kv/get-kv";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 /**
  * The shared key-value store is down (a Redis that accepts connections and never answers): the
@@ -16,6 +17,7 @@ let silentRedis: Server;
 let server: RouteServer;
 let fixture: ProjectFixture;
 let manageKey: string;
+let api: ProjectApi;
 const saved = { REDIS_URL: process.env.REDIS_URL, UPSTASH_REDIS_REST_URL: process.env.UPSTASH_REDIS_REST_URL };
 
 beforeAll(async () => {
@@ -28,6 +30,7 @@ beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Kv outage");
   manageKey = await fixture.keyFor(["endpoints.create", "endpoints.update"]);
+  api = projectApi(server, fixture, { key: manageKey });
 });
 
 afterAll(async () => {
@@ -42,35 +45,23 @@ afterAll(async () => {
   resetConfigForTests();
 });
 
-function manage(path: string, method: string, body: unknown): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
-
-function invoke(slug: string): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}/fn/${slug}`);
-}
-
 describe("with the shared key-value store unreachable", () => {
   it("serves endpoints, and an edit, a disable and a new endpoint show on the next call", async () => {
-    const created = await manage("/endpoints", "POST", { name: "Hello", method: "GET", slug: "hello", response: { body: '{"v": 1}' } });
+    const created = await api.request("POST", "/endpoints", { name: "Hello", method: "GET", slug: "hello", response: { body: '{"v": 1}' } });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    const first = await invoke("hello");
+    const first = await api.invoke("hello");
     expect(first.status).toBe(200);
     expect(await first.json()).toEqual({ v: 1 });
 
-    expect((await manage(`/endpoints/${id}`, "PATCH", { response: { body: '{"v": 2}' } })).status).toBe(200);
-    expect(await (await invoke("hello")).json()).toEqual({ v: 2 });
+    expect((await api.request("PATCH", `/endpoints/${id}`, { response: { body: '{"v": 2}' } })).status).toBe(200);
+    expect(await (await api.invoke("hello")).json()).toEqual({ v: 2 });
 
-    expect((await manage(`/endpoints/${id}`, "PATCH", { enabled: false })).status).toBe(200);
-    expect((await invoke("hello")).status).toBe(404);
+    expect((await api.request("PATCH", `/endpoints/${id}`, { enabled: false })).status).toBe(200);
+    expect((await api.invoke("hello")).status).toBe(404);
 
-    expect((await manage("/endpoints", "POST", { name: "New", method: "GET", slug: "new", response: { body: '{"fresh": true}' } })).status).toBe(201);
-    const fresh = await invoke("new");
+    expect((await api.request("POST", "/endpoints", { name: "New", method: "GET", slug: "new", response: { body: '{"fresh": true}' } })).status).toBe(201);
+    const fresh = await api.invoke("new");
     expect(fresh.status).toBe(200);
     expect(await fresh.json()).toEqual({ fresh: true });
   });

@@ -1,22 +1,14 @@
-import { rm } from "node:fs/promises";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Permission } from "@/lib/auth/permissions";
-import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
-import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { NUL_REPLACEMENT } from "@/lib/flow/execution-log/make-entry-storable";
 import { closePlatformDb } from "@/lib/platform-db/client";
-import { createProject } from "@/lib/projects/create-project";
-import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { getRecordStore, type RecordStoreTarget } from "@/lib/records/get-record-store";
-import { createScratchDatabase } from "@/lib/records/testing/scratch-postgres";
-import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
-import { createTestUser } from "@/test/fixtures";
+import { projectBackends, type BackendProject } from "@/test/support/backend-projects";
 import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * Security issue 9, item 4: nothing a caller sends can suppress an execution log. Over real HTTP,
@@ -27,12 +19,6 @@ import { startRouteServer, type RouteServer } from "@/test/http-harness";
  */
 
 type Json = Record<string, unknown>;
-
-interface BackendProject {
-  projectId: string;
-  target: RecordStoreTarget;
-  cleanup(): Promise<void>;
-}
 
 let server: RouteServer;
 const databaseHosts = createDatabaseHostAllowance();
@@ -47,47 +33,7 @@ afterAll(async () => {
 });
 
 
-async function createBackendProject(database: { kind: "local" } | { kind: "postgres"; url: string }): Promise<string> {
-  const owner = await createTestUser();
-  const workspace = await createWorkspace({ userId: owner.id, name: "Logs workspace" });
-  const project = await createProject({ workspaceId: workspace.id, actorId: owner.id, input: { name: "Logs", database } });
-  return project.id;
-}
-
-const BACKENDS: Array<{ name: string; open?: () => Promise<BackendProject>; skipped?: string }> = [
-  {
-    name: "PGlite (local)",
-    async open() {
-      const projectId = await createBackendProject({ kind: "local" });
-      return {
-        projectId,
-        target: { projectId, kind: "local" },
-        async cleanup() {
-          await (await getProjectRecordStore({ projectId })).close();
-          await rm(path.resolve(getConfig().DATA_DIR, "projects", projectId), { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  process.env.DATABASE_URL
-    ? {
-        name: "PostgreSQL",
-        async open() {
-          const scratch = await createScratchDatabase(process.env.DATABASE_URL!, "execution_logs");
-          databaseHosts.allow(scratch.url);
-          const projectId = await createBackendProject({ kind: "postgres", url: scratch.url });
-          return {
-            projectId,
-            target: { projectId, kind: "postgres", url: scratch.url },
-            async cleanup() {
-              await (await getProjectRecordStore({ projectId })).close();
-              await scratch.drop();
-            },
-          };
-        },
-      }
-    : { name: "PostgreSQL", skipped: "DATABASE_URL" },
-];
+const BACKENDS = projectBackends({ label: "Logs", databaseLabel: "execution_logs", databaseHosts, kinds: ["local", "postgres"] });
 
 /** Opens the project's pooled store through a second copy of the modules (another bundle's classes). */
 async function openStoreFromAnotherBundle(target: RecordStoreTarget): Promise<void> {
@@ -108,18 +54,9 @@ function registerLogSuite(backend: { name: string; open: () => Promise<BackendPr
     let project: BackendProject;
     let key: string;
 
-    async function newKey(permissions: Permission[]): Promise<string> {
-      return (await createApiKey({ projectId: project.projectId, input: { name: "logs", permissions } })).key;
-    }
-
     async function call(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: Json; executionId: string | null }> {
-      const response = await fetch(`${server.url}/api/projects/${project.projectId}${pathname}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text ? (JSON.parse(text) as Json) : {}, executionId: response.headers.get("x-execution-id") };
+      const answer = await projectApi(server, project, { key }).call<Json>(method, pathname, body);
+      return { ...answer, executionId: answer.headers.get("x-execution-id") };
     }
 
     async function createEndpoint(definition: Json): Promise<string> {
@@ -138,7 +75,7 @@ function registerLogSuite(backend: { name: string; open: () => Promise<BackendPr
       project = await backend.open();
       await openStoreFromAnotherBundle(project.target);
       await createTicketSchemas(project.projectId);
-      key = await newKey(["endpoints.create", "endpoints.read", "endpoints.invoke", "records.read", "records.create"]);
+      key = await project.keyFor(["endpoints.create", "endpoints.read", "endpoints.invoke", "records.read", "records.create"]);
     }, 120_000);
 
     afterAll(async () => {

@@ -4,17 +4,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, createRevokedKey, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 let server: RouteServer;
 let fixture: ProjectFixture;
 let other: ProjectFixture;
 let manageKey: string;
+let api: ProjectApi;
 
 beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Secure endpoints");
   other = await createProjectFixture("Other");
   manageKey = await fixture.keyFor(["endpoints.create", "endpoints.read", "endpoints.update"]);
+  api = projectApi(server, fixture, { key: manageKey });
   const definitions = [
     { name: "Keyed", method: "GET", slug: "keyed", auth: "api_key", response: { body: '{"ok": true}' } },
     { name: "Public", method: "GET", slug: "public", response: { body: '{"ok": true}' } },
@@ -24,11 +27,7 @@ beforeAll(async () => {
     { name: "Echo", method: "POST", slug: "echo", response: { body: '{"name": "{{body.name}}", "note": "{{body.note}}"}' } },
   ];
   for (const definition of definitions) {
-    const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/endpoints`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
-      body: JSON.stringify(definition),
-    });
+    const response = await api.request("POST", "/endpoints", definition);
     expect(response.status, await response.clone().text()).toBe(201);
   }
 });
@@ -37,10 +36,6 @@ afterAll(async () => {
   await server?.close();
   await closePlatformDb();
 });
-
-function invoke(slug: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}/fn/${slug}`, init);
-}
 
 describe("api_key endpoints", () => {
   it("refuse missing, malformed, revoked and other projects' keys with 401, keys without endpoints.invoke with 403", async () => {
@@ -57,11 +52,11 @@ describe("api_key endpoints", () => {
       [invokeKey, 200],
     ];
     for (const [key, status] of cases) {
-      const response = await invoke("keyed", key ? { headers: { authorization: `Bearer ${key}` } } : {});
+      const response = await api.invoke("keyed", key ? { headers: { authorization: `Bearer ${key}` } } : {});
       expect(response.status, String(key)).toBe(status);
       if (status === 401) expect(response.headers.get("www-authenticate")).toBe("Bearer");
     }
-    const ok = await invoke("keyed", { headers: { authorization: `Bearer ${invokeKey}` } });
+    const ok = await api.invoke("keyed", { headers: { authorization: `Bearer ${invokeKey}` } });
     expect(ok.headers.get("x-ratelimit-limit")).toBe("300");
   });
 });
@@ -73,7 +68,7 @@ describe("rate limits", () => {
     let allowed = 0;
     let limited: Response | null = null;
     for (let i = 0; i < 150 && !limited; i++) {
-      const response = await invoke("public", { headers: { "x-forwarded-for": `203.0.113.${i % 250}` } });
+      const response = await api.invoke("public", { headers: { "x-forwarded-for": `203.0.113.${i % 250}` } });
       if (response.status === 429) limited = response;
       else {
         expect(response.status).toBe(200);
@@ -88,33 +83,33 @@ describe("rate limits", () => {
     expect(limited!.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(await limited!.json()).toEqual({ error: "rate limit exceeded" });
     // Another endpoint has its own budget.
-    expect((await invoke("public-two")).status).toBe(200);
+    expect((await api.invoke("public-two")).status).toBe(200);
   });
 });
 
 describe("CORS", () => {
   it("grants listed origins only; server-to-server calls are unaffected", async () => {
-    const allowed = await invoke("shop", { method: "POST", headers: { origin: "https://shop.example" }, body: "{}" });
+    const allowed = await api.invoke("shop", { method: "POST", headers: { origin: "https://shop.example" }, body: "{}" });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://shop.example");
     expect(allowed.headers.get("vary")).toContain("origin");
 
-    const refused = await invoke("shop", { method: "POST", headers: { origin: "https://evil.example" }, body: "{}" });
+    const refused = await api.invoke("shop", { method: "POST", headers: { origin: "https://evil.example" }, body: "{}" });
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
 
-    const serverToServer = await invoke("shop", { method: "POST", body: "{}" });
+    const serverToServer = await api.invoke("shop", { method: "POST", body: "{}" });
     expect(serverToServer.status).toBe(200);
     expect(serverToServer.headers.get("access-control-allow-origin")).toBeNull();
 
-    const noOrigins = await invoke("public-two", { headers: { origin: "https://shop.example" } });
+    const noOrigins = await api.invoke("public-two", { headers: { origin: "https://shop.example" } });
     expect(noOrigins.headers.get("access-control-allow-origin")).toBeNull();
 
-    const anyone = await invoke("anyone", { headers: { origin: "https://whoever.example" } });
+    const anyone = await api.invoke("anyone", { headers: { origin: "https://whoever.example" } });
     expect(anyone.headers.get("access-control-allow-origin")).toBe("*");
   });
 
   it("answers preflights from the endpoint's settings", async () => {
-    const preflight = await invoke("shop", {
+    const preflight = await api.invoke("shop", {
       method: "OPTIONS",
       headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type, x-custom" },
     });
@@ -123,16 +118,16 @@ describe("CORS", () => {
     expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("x-custom");
 
-    const otherOrigin = await invoke("shop", { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
+    const otherOrigin = await api.invoke("shop", { method: "OPTIONS", headers: { origin: "https://evil.example", "access-control-request-method": "POST" } });
     expect(otherOrigin.headers.get("access-control-allow-origin")).toBeNull();
-    const wrongMethod = await invoke("shop", { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "DELETE" } });
+    const wrongMethod = await api.invoke("shop", { method: "OPTIONS", headers: { origin: "https://shop.example", "access-control-request-method": "DELETE" } });
     expect(wrongMethod.status).toBe(404);
   });
 });
 
 describe("templates and outbound calls cannot be turned against the platform", () => {
   it("never evaluates caller data as a template and escapes it inside JSON strings", async () => {
-    const response = await invoke("echo", {
+    const response = await api.invoke("echo", {
       method: "POST",
       body: JSON.stringify({ name: '", "admin": true, "x": "', note: "{{body.name}} {{steps}}" }),
     });
@@ -147,19 +142,15 @@ describe("templates and outbound calls cannot be turned against the platform", (
     await new Promise<void>((resolve) => target.listen(0, "127.0.0.1", resolve));
     const { port } = target.address() as AddressInfo;
     try {
-      const created = await fetch(`${server.url}/api/projects/${fixture.projectId}/endpoints`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
-        body: JSON.stringify({
-          name: "SSRF",
-          method: "GET",
-          slug: "ssrf",
-          steps: [{ type: "http", name: "call", method: "GET", url: `http://127.0.0.1:${port}/` }],
-          response: { body: "{{steps.call}}" },
-        }),
+      const created = await api.request("POST", "/endpoints", {
+        name: "SSRF",
+        method: "GET",
+        slug: "ssrf",
+        steps: [{ type: "http", name: "call", method: "GET", url: `http://127.0.0.1:${port}/` }],
+        response: { body: "{{steps.call}}" },
       });
       expect(created.status).toBe(201);
-      const response = await invoke("ssrf");
+      const response = await api.invoke("ssrf");
       expect(response.status).toBe(500);
       expect(await response.text()).not.toContain("secret");
       expect(connections).toBe(0);

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { withEndUserRoute } from "@/lib/end-users/with-end-user-route";
+import { withEndUserRoute } from "@/lib/http/with-end-user-route";
 import { withProjectAuth } from "@/lib/http/with-project-auth";
 import { log } from "@/lib/log";
 import { closePlatformDb } from "@/lib/platform-db/client";

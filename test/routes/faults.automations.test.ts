@@ -18,6 +18,7 @@ import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/automation-runs";
 import { postgresBinariesAvailable, signal, sleep, startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from "@/test/support/fault-processes";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 /**
  * Faults under automations (issue 10), each against servers of this file's own (a redis-server and,
@@ -40,19 +41,13 @@ let redis: PrivateRedis;
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 let upstream: Server;
 let upstreamPort: number;
 let upstreamCalls = 0;
 
-function api(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", ...(init.headers ?? {}) },
-  });
-}
-
 async function createAutomation(definition: unknown): Promise<string> {
-  const response = await api("/automations", { method: "POST", body: JSON.stringify(definition) });
+  const response = await api.manage("/automations", { method: "POST", body: JSON.stringify(definition) });
   expect(response.status, await response.clone().text()).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
@@ -76,6 +71,7 @@ beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Automation faults");
   key = await fixture.keyFor(["automations.read", "automations.write", "automations.run", "records.create"]);
+  api = projectApi(server, fixture, { key });
   const store = await getProjectRecordStore({ projectId: fixture.projectId });
   await createSchema({ projectId: fixture.projectId, store, definition: { name: "notes", kind: "collection", fields: [{ name: "text", type: "string", required: true }] } });
 }, 60_000);
@@ -97,12 +93,12 @@ describe("Redis unreachable while a record is written", () => {
   it("answers the write, keeps the run in the outbox and runs it once when Redis is back", async () => {
     const automationId = await createAutomation({ name: "Echo notes", trigger: { type: "record", schema: "notes", events: ["create"] }, steps: [{ type: "transform", name: "text", expression: "trigger.record.text" }] });
     // The runtime (and its automation) is cached before Redis goes.
-    expect((await api("/records/notes", { method: "POST", body: '{"text":"warm-up"}' })).status).toBe(201);
+    expect((await api.manage("/records/notes", { method: "POST", body: '{"text":"warm-up"}' })).status).toBe(201);
     await waitForAutomationRuns(fixture.projectId, automationId, 1);
 
     await redis.stop();
     const started = Date.now();
-    const written = await api("/records/notes", { method: "POST", body: '{"text":"while Redis is down"}' });
+    const written = await api.manage("/records/notes", { method: "POST", body: '{"text":"while Redis is down"}' });
     expect(written.status).toBe(201);
     expect(Date.now() - started).toBeLessThan(10_000);
     const store = await getProjectRecordStore({ projectId: fixture.projectId });

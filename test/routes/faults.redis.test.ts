@@ -5,6 +5,7 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { sleep, startPrivateRedis, type PrivateRedis } from "@/test/support/fault-processes";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 /**
  * Faults of the shared key-value tier (security issue 9, item 10) against a real redis-server of
@@ -36,6 +37,7 @@ let redis: PrivateRedis;
 let server: RouteServer;
 let fixture: ProjectFixture;
 let manageKey: string;
+let api: ProjectApi;
 const saved = { REDIS_URL: process.env.REDIS_URL, UPSTASH_REDIS_REST_URL: process.env.UPSTASH_REDIS_REST_URL, KV_KEY_PREFIX: process.env.KV_KEY_PREFIX };
 
 beforeAll(async () => {
@@ -48,6 +50,7 @@ beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Redis faults");
   manageKey = await fixture.keyFor(["endpoints.create", "endpoints.update"]);
+  api = projectApi(server, fixture, { key: manageKey });
 });
 
 afterAll(async () => {
@@ -63,16 +66,8 @@ afterAll(async () => {
   resetConfigForTests();
 });
 
-function manage(path: string, method: string, body: unknown): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
-
 async function createEndpoint(slug: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const created = await manage("/endpoints", "POST", { name: slug, method: "GET", slug, auth: "public", response: { body: '{"slug": "' + slug + '"}' }, ...extra });
+  const created = await api.request("POST", "/endpoints", { name: slug, method: "GET", slug, auth: "public", response: { body: '{"slug": "' + slug + '"}' }, ...extra });
   expect(created.status).toBe(201);
   return ((await created.json()) as { id: string }).id;
 }
@@ -152,7 +147,7 @@ async function expectDegradedService(tag: string): Promise<void> {
   // An edit made through this instance shows on its next call, although the shared generation bump is lost.
   const id = await createEndpoint(`${tag}-edited`);
   expect(JSON.parse((await invoke(`${tag}-edited`)).body)).toEqual({ slug: `${tag}-edited` });
-  expect((await manage(`/endpoints/${id}`, "PATCH", { response: { body: '{"edited": true}' } })).status).toBe(200);
+  expect((await api.request("PATCH", `/endpoints/${id}`, { response: { body: '{"edited": true}' } })).status).toBe(200);
   const edited = await invoke(`${tag}-edited`);
   expect(edited.ms).toBeLessThan(ANSWER_BOUND_MS);
   expect(JSON.parse(edited.body)).toEqual({ edited: true });

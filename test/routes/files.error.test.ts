@@ -5,21 +5,18 @@ import { FILE_LIMITS } from "@/lib/files/file-limits";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
-
-type Json = Record<string, unknown>;
-interface Answer {
-  status: number;
-  body: Json & { error?: string; field?: string; issues?: { path: string; message: string }[] };
-}
+import { answerOf, projectApi, type ApiBody, type ProjectApi } from "@/test/support/project-api";
 
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 
 beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Files errors");
   key = await fixture.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]);
+  api = projectApi(server, fixture, { key });
   for (const definition of [
     { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
     {
@@ -34,36 +31,13 @@ beforeAll(async () => {
       ],
     },
   ]) {
-    expect((await json("POST", "/schemas", definition)).status).toBe(201);
+    expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
   }
 });
 afterAll(async () => {
   await server?.close();
   await closePlatformDb();
 });
-
-function url(pathname: string): string {
-  return `${server.url}/api/projects/${fixture.projectId}${pathname}`;
-}
-
-async function parse(response: Response): Promise<Answer> {
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
-}
-
-async function json(method: string, pathname: string, body?: unknown): Promise<Answer> {
-  return parse(
-    await fetch(url(pathname), {
-      method,
-      headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-}
-
-async function send(method: string, pathname: string, form: FormData): Promise<Answer> {
-  return parse(await fetch(url(pathname), { method, headers: { authorization: `Bearer ${key}` }, body: form }));
-}
 
 function form(entries: Record<string, string | [Blob, string]>): FormData {
   const data = new FormData();
@@ -82,14 +56,14 @@ async function stored(): Promise<{ files: number; chunks: number }> {
 describe("upload limits", () => {
   it("answers 413 naming the field for a file over the platform limit or the field's maxBytes, storing nothing", async () => {
     const before = await stored();
-    const overPlatform = await send("POST", "/records/docs", form({ title: "Too big", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes + 1)]), "big.bin"] }));
+    const overPlatform = await api.send("POST", "/records/docs", form({ title: "Too big", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes + 1)]), "big.bin"] }));
     expect(overPlatform.status).toBe(413);
     expect(overPlatform.body).toEqual({ error: `file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`, code: "payload_too_large", issues: [{ path: "attachment", message: `must be at most ${FILE_LIMITS.maxFileBytes} bytes` }] });
-    const exactly = await send("POST", "/records/docs", form({ title: "Just fits", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes)]), "fits.bin"] }));
+    const exactly = await api.send("POST", "/records/docs", form({ title: "Just fits", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes)]), "fits.bin"] }));
     expect(exactly.status).toBe(201);
-    await json("DELETE", `/records/docs/${exactly.body.id as string}`);
+    await api.call("DELETE", `/records/docs/${exactly.body.id as string}`);
 
-    const overField = await send("POST", "/records/docs", form({ title: "Big cover", cover: [new Blob([Buffer.alloc(100_001)], { type: "image/png" }), "c.png"] }));
+    const overField = await api.send("POST", "/records/docs", form({ title: "Big cover", cover: [new Blob([Buffer.alloc(100_001)], { type: "image/png" }), "c.png"] }));
     expect(overField.status).toBe(413);
     expect(overField.body.issues).toEqual([{ path: "cover", message: "must be at most 100000 bytes" }]);
     expect(await stored()).toEqual(before);
@@ -98,7 +72,7 @@ describe("upload limits", () => {
   it("answers 413 from the declared length before reading, and while streaming a body without one", async () => {
     // Only the headers are sent: the answer must come from the declared length alone.
     const declared = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(url("/records/docs"), {
+      const request = httpRequest(api.url("/records/docs"), {
         method: "POST",
         headers: { authorization: `Bearer ${key}`, "content-type": "multipart/form-data; boundary=x", "content-length": String(50 * 1024 * 1024) },
       });
@@ -132,7 +106,7 @@ describe("upload limits", () => {
       },
     });
     const before = await stored();
-    const streamed = await fetch(url("/records/docs"), {
+    const streamed = await fetch(api.url("/records/docs"), {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
       body,
@@ -140,7 +114,7 @@ describe("upload limits", () => {
     } as RequestInit).catch((error: unknown) => error);
     expect(streamed).toBeInstanceOf(Response);
     expect((streamed as Response).status).toBe(413);
-    expect(((await (streamed as Response).json()) as Json).error).toBe(`file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`);
+    expect(((await (streamed as Response).json()) as ApiBody).error).toBe(`file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`);
     // The server stopped reading near the limit instead of taking all 40 MB.
     expect(sent).toBeLessThan(total / 2);
     expect(await stored()).toEqual(before);
@@ -149,34 +123,34 @@ describe("upload limits", () => {
 
 describe("refused parts", () => {
   it("answers 422 for a file the field does not accept, by content type or extension", async () => {
-    const wrongType = await send("POST", "/records/docs", form({ title: "PDF cover", cover: [new Blob(["%PDF"], { type: "application/pdf" }), "cover.pdf"] }));
+    const wrongType = await api.send("POST", "/records/docs", form({ title: "PDF cover", cover: [new Blob(["%PDF"], { type: "application/pdf" }), "cover.pdf"] }));
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.issues).toEqual([{ path: "cover", message: 'must be one of the accepted types image/* (got application/pdf, "cover.pdf")' }]);
-    const disguised = await send("POST", "/records/docs", form({ title: "HTML cover", cover: [new Blob(["<script>"], { type: "text/html" }), "cover.png"] }));
+    const disguised = await api.send("POST", "/records/docs", form({ title: "HTML cover", cover: [new Blob(["<script>"], { type: "text/html" }), "cover.png"] }));
     expect(disguised.status).toBe(422);
-    const untyped = await send("POST", "/records/docs", form({ title: "Untyped", cover: [new Blob(["?"]), "cover.png"] }));
+    const untyped = await api.send("POST", "/records/docs", form({ title: "Untyped", cover: [new Blob(["?"]), "cover.png"] }));
     expect(untyped.status).toBe(422);
   });
 
   it("answers 422 for files sent for fields that are not file fields, twice, or beside a value", async () => {
-    const notAFileField = await send("POST", "/records/docs", form({ title: "x", photo: [new Blob(["x"]), "p.png"] }));
+    const notAFileField = await api.send("POST", "/records/docs", form({ title: "x", photo: [new Blob(["x"]), "p.png"] }));
     expect(notAFileField.status).toBe(422);
     expect(notAFileField.body.issues).toEqual([{ path: "photo", message: "is not a file field of docs" }]);
-    const textAsFile = await send("POST", "/records/docs", form({ title: [new Blob(["x"]), "t.txt"] }));
+    const textAsFile = await api.send("POST", "/records/docs", form({ title: [new Blob(["x"]), "t.txt"] }));
     expect(textAsFile.body.issues).toEqual([{ path: "title", message: "is not a file field of docs" }]);
 
     const twice = new FormData();
     twice.append("title", "twice");
     twice.append("attachment", new Blob(["1"]), "1.txt");
     twice.append("attachment", new Blob(["2"]), "2.txt");
-    const sentTwice = await send("POST", "/records/docs", twice);
+    const sentTwice = await api.send("POST", "/records/docs", twice);
     expect(sentTwice.status).toBe(422);
     expect(sentTwice.body.issues).toEqual([{ path: "attachment", message: "takes one file" }]);
 
     const withValue = new FormData();
     withValue.append("data", new Blob([JSON.stringify({ title: "v", attachment: "fil_x" })], { type: "application/json" }));
     withValue.append("attachment", new Blob(["1"]), "1.txt");
-    const valueAndFile = await send("POST", "/records/docs", withValue);
+    const valueAndFile = await api.send("POST", "/records/docs", withValue);
     expect(valueAndFile.status).toBe(422);
     expect(valueAndFile.body.issues).toEqual([{ path: "attachment", message: "is given twice (as a file and as a value)" }]);
   });
@@ -184,7 +158,7 @@ describe("refused parts", () => {
   it("answers 422 for a part whose content type is not a media type", async () => {
     const boundary = "b0undary";
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nx\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="a.bin"\r\nContent-Type: not a type\r\n\r\nabc\r\n--${boundary}--\r\n`;
-    const answer = await parse(await fetch(url("/records/docs"), { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body }));
+    const answer = await answerOf(await fetch(api.url("/records/docs"), { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body }));
     expect(answer.status).toBe(422);
     expect(answer.body.issues).toEqual([{ path: "attachment", message: "has a content type that is not a valid media type" }]);
   });
@@ -193,55 +167,55 @@ describe("refused parts", () => {
 describe("nothing is left behind when the record write fails", () => {
   it("stores no file when the values are invalid", async () => {
     const before = await stored();
-    const invalid = await send("POST", "/records/docs", form({ slug: "no title", attachment: [new Blob(["x"]), "x.txt"] }));
+    const invalid = await api.send("POST", "/records/docs", form({ slug: "no title", attachment: [new Blob(["x"]), "x.txt"] }));
     expect(invalid.status).toBe(422);
     expect(invalid.body.issues).toEqual([{ path: "title", message: "is required" }]);
     expect(await stored()).toEqual(before);
   });
 
   it("deletes the stored files again on a taken unique value, a missing related record or a missing record", async () => {
-    const taken = await json("POST", "/records/docs", { title: "Holder", slug: "taken" });
+    const taken = await api.call("POST", "/records/docs", { title: "Holder", slug: "taken" });
     const before = await stored();
     const big = new Blob([Buffer.alloc(FILE_LIMITS.chunkBytes * 2 + 5, 7)]);
 
-    const unique = await send("POST", "/records/docs", form({ title: "Dup", slug: "taken", attachment: [big, "big.bin"], cover: [new Blob(["gif"], { type: "image/gif" }), "c.gif"] }));
+    const unique = await api.send("POST", "/records/docs", form({ title: "Dup", slug: "taken", attachment: [big, "big.bin"], cover: [new Blob(["gif"], { type: "image/gif" }), "c.gif"] }));
     expect(unique.status).toBe(409);
     expect(unique.body.field).toBe("slug");
     expect(await stored()).toEqual(before);
 
-    const relation = await send("POST", "/records/docs", form({ title: "Orphan", author: "rec_nobody", attachment: [big, "big.bin"] }));
+    const relation = await api.send("POST", "/records/docs", form({ title: "Orphan", author: "rec_nobody", attachment: [big, "big.bin"] }));
     expect(relation.status).toBe(422);
     expect(relation.body.issues).toEqual([{ path: "author", message: 'no people record has the id "rec_nobody"' }]);
     expect(await stored()).toEqual(before);
 
-    const missing = await send("PATCH", "/records/docs/rec_missing", form({ attachment: [big, "big.bin"] }));
+    const missing = await api.send("PATCH", "/records/docs/rec_missing", form({ attachment: [big, "big.bin"] }));
     expect(missing.status).toBe(404);
     expect(await stored()).toEqual(before);
 
-    const updateUnique = await send("PATCH", `/records/docs/${(await json("POST", "/records/docs", { title: "Other" })).body.id as string}`, form({ slug: "taken", attachment: [big, "big.bin"] }));
+    const updateUnique = await api.send("PATCH", `/records/docs/${(await api.call("POST", "/records/docs", { title: "Other" })).body.id as string}`, form({ slug: "taken", attachment: [big, "big.bin"] }));
     expect(updateUnique.status).toBe(409);
     expect(await stored()).toEqual(before);
-    expect((await json("GET", `/records/docs/${taken.body.id as string}`)).body.attachment).toBeNull();
+    expect((await api.call("GET", `/records/docs/${taken.body.id as string}`)).body.attachment).toBeNull();
   });
 });
 
 describe("file ids given as values", () => {
   it("answers 422 for ids that name no stored file or a file of another field", async () => {
-    const unknown = await json("POST", "/records/docs", { title: "Ref", attachment: "fil_doesnotexist" });
+    const unknown = await api.call("POST", "/records/docs", { title: "Ref", attachment: "fil_doesnotexist" });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toMatchObject({ field: "attachment", issues: [{ path: "attachment", message: 'no file has the id "fil_doesnotexist"' }] });
 
-    const withCover = await send("POST", "/records/docs", form({ title: "Has cover", cover: [new Blob(["png"], { type: "image/png" }), "c.png"] }));
-    const crossField = await json("POST", "/records/docs", { title: "Steal", attachment: withCover.body.cover });
+    const withCover = await api.send("POST", "/records/docs", form({ title: "Has cover", cover: [new Blob(["png"], { type: "image/png" }), "c.png"] }));
+    const crossField = await api.call("POST", "/records/docs", { title: "Steal", attachment: withCover.body.cover });
     expect(crossField.status).toBe(422);
     expect(crossField.body.issues).toEqual([{ path: "attachment", message: `file "${withCover.body.cover as string}" was uploaded for another field; upload it again for this one` }]);
-    const patched = await json("PATCH", `/records/docs/${withCover.body.id as string}`, { attachment: withCover.body.cover });
+    const patched = await api.call("PATCH", `/records/docs/${withCover.body.id as string}`, { attachment: withCover.body.cover });
     expect(patched.status).toBe(422);
   });
 
   it("answers 404 for files that do not exist or cannot exist", async () => {
     for (const id of ["fil_doesnotexist", "a.b", "%24ne", "x".repeat(200)]) {
-      const answer = await parse(await fetch(url(`/files/${id}`), { headers: { authorization: `Bearer ${key}` } }));
+      const answer = await answerOf(await fetch(api.url(`/files/${id}`), { headers: { authorization: `Bearer ${key}` } }));
       expect(answer.status, id).toBe(404);
       expect(answer.body).toEqual({ error: "file not found", code: "not_found" });
     }

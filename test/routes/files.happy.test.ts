@@ -4,12 +4,14 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 type Json = Record<string, unknown>;
 
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 
 const DOCS = {
   name: "docs",
@@ -25,34 +27,16 @@ beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Files happy");
   key = await fixture.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]);
-  expect((await json("POST", "/schemas", DOCS)).status).toBe(201);
+  api = projectApi(server, fixture, { key });
+  expect((await api.call("POST", "/schemas", DOCS)).status).toBe(201);
 });
 afterAll(async () => {
   await server?.close();
   await closePlatformDb();
 });
 
-function url(pathname: string): string {
-  return `${server.url}/api/projects/${fixture.projectId}${pathname}`;
-}
-
-async function json(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: Json }> {
-  const response = await fetch(url(pathname), {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Json) : {} };
-}
-
-async function send(method: string, pathname: string, form: FormData): Promise<{ status: number; body: Json }> {
-  const response = await fetch(url(pathname), { method, headers: { authorization: `Bearer ${key}` }, body: form });
-  return { status: response.status, body: (await response.json()) as Json };
-}
-
 async function download(fileId: unknown, headers: Record<string, string> = { authorization: `Bearer ${key}` }): Promise<{ response: Response; bytes: Buffer }> {
-  const response = await fetch(url(`/files/${String(fileId)}`), { headers });
+  const response = await fetch(api.url(`/files/${String(fileId)}`), { headers });
   return { response, bytes: Buffer.from(await response.arrayBuffer()) };
 }
 
@@ -68,7 +52,7 @@ describe("file uploads", () => {
     const form = new FormData();
     form.append("data", valuesPart({ title: "Report" }));
     form.append("attachment", new Blob([pdf], { type: "application/pdf" }), "report.pdf");
-    const created = await send("POST", "/records/docs", form);
+    const created = await api.send("POST", "/records/docs", form);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ title: "Report", cover: null });
     expect(created.body.attachment).toMatch(/^fil_[0-9a-z]{26}$/);
@@ -84,7 +68,7 @@ describe("file uploads", () => {
     expect(response.headers.get("cache-control")).toBe("private, no-store");
 
     // The record read back holds the same file id.
-    expect((await json("GET", `/records/docs/${created.body.id as string}`)).body.attachment).toBe(created.body.attachment);
+    expect((await api.call("GET", `/records/docs/${created.body.id as string}`)).body.attachment).toBe(created.body.attachment);
   });
 
   it("takes plain form fields, stores a large file in chunks and keeps a non-ASCII filename", async () => {
@@ -93,7 +77,7 @@ describe("file uploads", () => {
     form.append("title", "Big one");
     form.append("attachment", new Blob([big], { type: "application/octet-stream" }), "Größe 北京.bin");
     form.append("cover", new Blob([randomBytes(500)], { type: "image/png" }), "cover.png");
-    const created = await send("POST", "/records/docs", form);
+    const created = await api.send("POST", "/records/docs", form);
     expect(created.status).toBe(201);
 
     const store = await getProjectRecordStore({ projectId: fixture.projectId });
@@ -112,7 +96,7 @@ describe("file uploads", () => {
     const form = new FormData();
     form.append("title", "Vector");
     form.append("cover", new Blob([svg], { type: "text/plain; charset=UTF-8; x=y" }), "logo.SVG");
-    const created = await send("POST", "/records/docs", form);
+    const created = await api.send("POST", "/records/docs", form);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const { response, bytes } = await download(created.body.cover);
     expect(bytes.toString()).toBe(svg);
@@ -124,13 +108,13 @@ describe("file uploads", () => {
     const form = new FormData();
     form.append("title", "Lifecycle");
     form.append("attachment", new Blob(["first"], { type: "text/plain" }), "first.txt");
-    const created = await send("POST", "/records/docs", form);
+    const created = await api.send("POST", "/records/docs", form);
     const first = created.body.attachment;
     expect(await storedFileCount()).toBe(baseline + 1);
 
     const replace = new FormData();
     replace.append("attachment", new Blob(["second"], { type: "text/plain" }), "second.txt");
-    const replaced = await send("PATCH", `/records/docs/${created.body.id as string}`, replace);
+    const replaced = await api.send("PATCH", `/records/docs/${created.body.id as string}`, replace);
     expect(replaced.status).toBe(200);
     expect(replaced.body.title).toBe("Lifecycle");
     expect(replaced.body.attachment).not.toBe(first);
@@ -138,7 +122,7 @@ describe("file uploads", () => {
     expect((await download(replaced.body.attachment)).bytes.toString()).toBe("second");
     expect(await storedFileCount()).toBe(baseline + 1);
 
-    const cleared = await json("PATCH", `/records/docs/${created.body.id as string}`, { attachment: null });
+    const cleared = await api.call("PATCH", `/records/docs/${created.body.id as string}`, { attachment: null });
     expect(cleared.body.attachment).toBeNull();
     expect((await download(replaced.body.attachment)).response.status).toBe(404);
     expect(await storedFileCount()).toBe(baseline);
@@ -146,19 +130,19 @@ describe("file uploads", () => {
     const both = new FormData();
     both.append("attachment", new Blob(["a"]), "a.bin");
     both.append("cover", new Blob(["c"], { type: "image/gif" }), "c.gif");
-    const withBoth = await send("PATCH", `/records/docs/${created.body.id as string}`, both);
+    const withBoth = await api.send("PATCH", `/records/docs/${created.body.id as string}`, both);
     expect(await storedFileCount()).toBe(baseline + 2);
-    expect((await json("DELETE", `/records/docs/${created.body.id as string}`)).status).toBe(204);
+    expect((await api.call("DELETE", `/records/docs/${created.body.id as string}`)).status).toBe(204);
     expect((await download(withBoth.body.attachment)).response.status).toBe(404);
     expect((await download(withBoth.body.cover)).response.status).toBe(404);
     expect(await storedFileCount()).toBe(baseline);
   });
 
   it("ignores an empty file input, as browsers send it", async () => {
-    const created = await json("POST", "/records/docs", { title: "Keeps its file" });
+    const created = await api.call("POST", "/records/docs", { title: "Keeps its file" });
     const form = new FormData();
     form.append("attachment", new Blob(["kept"]), "kept.txt");
-    const withFile = await send("PATCH", `/records/docs/${created.body.id as string}`, form);
+    const withFile = await api.send("PATCH", `/records/docs/${created.body.id as string}`, form);
     const boundary = "----browser-empty-input";
     const body = [
       `--${boundary}`,
@@ -173,7 +157,7 @@ describe("file uploads", () => {
       `--${boundary}--`,
       "",
     ].join("\r\n");
-    const response = await fetch(url(`/records/docs/${created.body.id as string}`), {
+    const response = await fetch(api.url(`/records/docs/${created.body.id as string}`), {
       method: "PATCH",
       headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
       body,
@@ -186,25 +170,25 @@ describe("file uploads", () => {
     const form = new FormData();
     form.append("title", "Original");
     form.append("attachment", new Blob(["shared"]), "shared.txt");
-    const original = await send("POST", "/records/docs", form);
-    const copy = await json("POST", "/records/docs", { title: "Copy", attachment: original.body.attachment });
+    const original = await api.send("POST", "/records/docs", form);
+    const copy = await api.call("POST", "/records/docs", { title: "Copy", attachment: original.body.attachment });
     expect(copy.status).toBe(201);
-    expect((await json("DELETE", `/records/docs/${original.body.id as string}`)).status).toBe(204);
+    expect((await api.call("DELETE", `/records/docs/${original.body.id as string}`)).status).toBe(204);
     expect((await download(original.body.attachment)).bytes.toString()).toBe("shared");
-    expect((await json("DELETE", `/records/docs/${copy.body.id as string}`)).status).toBe(204);
+    expect((await api.call("DELETE", `/records/docs/${copy.body.id as string}`)).status).toBe(204);
     expect((await download(original.body.attachment)).response.status).toBe(404);
   });
 
   it("serves downloads to the signed-in dashboard owner, and deletes a schema's files with it", async () => {
-    expect((await json("POST", "/schemas", { name: "scans", kind: "collection", fields: [{ name: "scan", type: "file" }] })).status).toBe(201);
+    expect((await api.call("POST", "/schemas", { name: "scans", kind: "collection", fields: [{ name: "scan", type: "file" }] })).status).toBe(201);
     const form = new FormData();
     form.append("scan", new Blob(["page"]), "scan.txt");
-    const created = await send("POST", "/records/scans", form);
+    const created = await api.send("POST", "/records/scans", form);
     const viaSession = await download(created.body.scan, { cookie: fixture.owner.cookie });
     expect(viaSession.response.status).toBe(200);
     expect(viaSession.bytes.toString()).toBe("page");
 
-    const deleted = await json("DELETE", "/schemas/scans?confirm=true");
+    const deleted = await api.call("DELETE", "/schemas/scans?confirm=true");
     expect(deleted.body).toEqual({ deleted: "scans", deletedRecords: 1, deletedFiles: 1 });
     expect((await download(created.body.scan)).response.status).toBe(404);
   });

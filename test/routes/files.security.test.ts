@@ -4,6 +4,7 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * Security cases specific to uploads and downloads (the generic sweep of every project route is in
@@ -28,12 +29,7 @@ beforeAll(async () => {
   myKey = await mine.keyFor(ALL);
   theirKey = await theirs.keyFor(ALL);
   for (const [project, key] of [[mine, myKey], [theirs, theirKey]] as const) {
-    const response = await fetch(`${server.url}/api/projects/${project.projectId}/schemas`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(DOCS),
-    });
-    expect(response.status).toBe(201);
+    expect((await projectApi(server, project, { key }).call("POST", "/schemas", DOCS)).status).toBe(201);
   }
   const form = new FormData();
   form.append("attachment", new Blob(["their secret"], { type: "text/plain" }), "secret.txt");
@@ -45,9 +41,8 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-async function upload(projectId: string, key: string, form: FormData, method = "POST", pathname = "/records/docs"): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${server.url}/api/projects/${projectId}${pathname}`, { method, headers: { authorization: `Bearer ${key}` }, body: form });
-  return { status: response.status, body: (await response.json()) as Json };
+function upload(projectId: string, key: string, form: FormData, method = "POST", pathname = "/records/docs"): Promise<{ status: number; body: Json }> {
+  return projectApi(server, { projectId }, { key }).send<Json>(method, pathname, form);
 }
 
 async function uploadRaw(headerLines: string[], content: string): Promise<{ status: number; body: Json }> {

@@ -5,6 +5,7 @@ import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { browserFormPost, insertFormAutomation, readStoredSubmissions } from "@/lib/forms/testing/form-fixtures";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
 
 let server: RouteServer;
 let fixture: ProjectFixture;
@@ -13,6 +14,7 @@ let contactId: string;
 /** No redirect: every post is answered 202 {id}. */
 let signupId: string;
 let readKey: string;
+let api: ProjectApi;
 
 const SHOP = "https://shop.example";
 const THANKS = "https://shop.example/thanks";
@@ -26,6 +28,7 @@ beforeAll(async () => {
   contactId = await insertFormAutomation({ projectId: fixture.projectId, trigger: { form: "contact", allowedOrigins: [SHOP], redirectUrl: THANKS }, steps });
   signupId = await insertFormAutomation({ projectId: fixture.projectId, trigger: { form: "signup" }, steps });
   readKey = await fixture.keyFor(["automations.read"]);
+  api = projectApi(server, fixture, { key: readKey });
 });
 
 afterAll(async () => {
@@ -34,10 +37,6 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-function post(form: string, init: RequestInit): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}/forms/${form}`, { method: "POST", redirect: "manual", ...init });
-}
-
 async function storedById(automationId: string, id: string): Promise<Record<string, unknown>> {
   const stored = (await readStoredSubmissions(fixture.projectId, automationId)).find((record) => record.id === id);
   expect(stored, id).toBeDefined();
@@ -45,12 +44,12 @@ async function storedById(automationId: string, id: string): Promise<Record<stri
 }
 
 function submissions(automationId: string, query = ""): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}/automations/${automationId}/submissions${query}`, { headers: { authorization: `Bearer ${readKey}` } });
+  return api.manage(`/automations/${automationId}/submissions${query}`);
 }
 
 describe("each content type is stored with its fields", () => {
   it("JSON: 202 {id}, stored with the form, automation, time, client and origin", async () => {
-    const response = await post("signup", {
+    const response = await api.postForm("signup", {
       headers: { "content-type": "application/json", "user-agent": "forms-test/1.0", origin: SHOP },
       body: JSON.stringify({ email: "ada@example.test", age: 36, topics: ["math", "engines"], consent: true }),
     });
@@ -80,7 +79,7 @@ describe("each content type is stored with its fields", () => {
       ["age", "85"],
       ["empty", ""],
     ]);
-    const response = await post("signup", { body });
+    const response = await api.postForm("signup", { body });
     expect(response.status).toBe(202);
     const { id } = (await response.json()) as { id: string };
     expect((await storedById(signupId, id)).fields).toEqual({ name: "Grace", colour: ["red", "blue"], age: "85", empty: "" });
@@ -93,14 +92,14 @@ describe("each content type is stored with its fields", () => {
     body.append("tag", "launch");
     body.append("message", "line one\r\nline two — ünïcode ✓");
     body.append("attachment", new Blob([]), "");
-    const response = await post("signup", { body });
+    const response = await api.postForm("signup", { body });
     expect(response.status).toBe(202);
     const { id } = (await response.json()) as { id: string };
     expect((await storedById(signupId, id)).fields).toEqual({ name: "Katherine", tag: ["orbit", "launch"], message: "line one\r\nline two — ünïcode ✓" });
   });
 
   it("an empty body is an empty submission", async () => {
-    const response = await post("signup", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
+    const response = await api.postForm("signup", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: "" });
     expect(response.status).toBe(202);
     const { id } = (await response.json()) as { id: string };
     expect((await storedById(signupId, id)).fields).toEqual({});
@@ -127,12 +126,12 @@ describe("answers", () => {
   });
 
   it("JSON and scripted posts (Sec-Fetch-Mode other than navigate) get 202 {id} even with a redirectUrl", async () => {
-    const json = await post("contact", { headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Script" }) });
+    const json = await api.postForm("contact", { headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Script" }) });
     expect(json.status).toBe(202);
     expect((await json.json()) as unknown).toEqual({ id: expect.stringMatching(SUBMISSION_ID) });
     const fetched = new FormData();
     fetched.append("name", "FormData by fetch");
-    const scripted = await post("contact", { body: fetched, headers: { "sec-fetch-mode": "cors", origin: SHOP } });
+    const scripted = await api.postForm("contact", { body: fetched, headers: { "sec-fetch-mode": "cors", origin: SHOP } });
     expect(scripted.status).toBe(202);
     expect(scripted.headers.get("location")).toBeNull();
   });
@@ -149,14 +148,14 @@ describe("CORS", () => {
     expect(preflight.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("content-type");
 
-    const granted = await post("contact", { headers: { origin: SHOP, "content-type": "application/json", "sec-fetch-mode": "cors" }, body: "{}" });
+    const granted = await api.postForm("contact", { headers: { origin: SHOP, "content-type": "application/json", "sec-fetch-mode": "cors" }, body: "{}" });
     expect(granted.status).toBe(202);
     expect(granted.headers.get("access-control-allow-origin")).toBe(SHOP);
     expect(granted.headers.get("vary")).toContain("origin");
   });
 
   it("takes a plain HTML form post from any origin: it needs no CORS grant", async () => {
-    const response = await post("signup", { headers: { origin: "https://blog.example" }, body: new URLSearchParams({ email: "x@example.test" }) });
+    const response = await api.postForm("signup", { headers: { origin: "https://blog.example" }, body: new URLSearchParams({ email: "x@example.test" }) });
     expect(response.status).toBe(202);
     expect(response.headers.get("access-control-allow-origin")).toBeNull();
     const { id } = (await response.json()) as { id: string };
@@ -166,7 +165,7 @@ describe("CORS", () => {
 
 describe("the run", () => {
   it("is queued after the submission is stored, and runs with trigger.{form, submissionId, fields, submittedAt, ip}", async () => {
-    const response = await post("signup", { headers: { "content-type": "application/json" }, body: JSON.stringify({ marker: "run-check-7f3a" }) });
+    const response = await api.postForm("signup", { headers: { "content-type": "application/json" }, body: JSON.stringify({ marker: "run-check-7f3a" }) });
     expect(response.status).toBe(202);
     const { id } = (await response.json()) as { id: string };
     expect((await storedById(signupId, id)).queued).toBe(true);
@@ -198,10 +197,10 @@ describe("the submissions route", () => {
       ["Linus", "=1+1"],
       ["Barbara", "Wrote CLU"],
     ]) {
-      const response = await post("survey", { body: new URLSearchParams({ name: name!, comment: comment! }) });
+      const response = await api.postForm("survey", { body: new URLSearchParams({ name: name!, comment: comment! }) });
       ids.push(((await response.json()) as { id: string }).id);
     }
-    const extra = await post("survey", { headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Edsger", rating: 5 }) });
+    const extra = await api.postForm("survey", { headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "Edsger", rating: 5 }) });
     ids.push(((await extra.json()) as { id: string }).id);
     surveyId = automationId;
   });

@@ -10,6 +10,7 @@ import { closeAllRecordStores, readRecordStoreOwner } from "@/lib/records/get-re
 import { createScratchDatabase, type ScratchDatabase } from "@/lib/records/testing/scratch-postgres";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * One database, one project (security issue 9, item 8), over real HTTP: collections carry no
@@ -55,13 +56,8 @@ suite(title, () => {
     await closePlatformDb();
   });
 
-  async function call(fixture: ProjectFixture, method: string, suffix: string, body?: unknown): Promise<{ status: number; body: Json }> {
-    const response = await fetch(`${server.url}/api/projects/${fixture.projectId}${suffix}`, {
-      method,
-      headers: { cookie: fixture.owner.cookie, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as Json };
+  function call(fixture: ProjectFixture, method: string, suffix: string, body?: unknown): Promise<{ status: number; body: Json }> {
+    return projectApi(server, fixture).call<Json>(method, suffix, body);
   }
 
   const attach = (fixture: ProjectFixture, database: Json) => call(fixture, "PATCH", "", { database });

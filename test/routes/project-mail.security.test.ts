@@ -7,6 +7,7 @@ import { getProjectMailSettings } from "@/lib/projects/get-project-mail-settings
 import { getProjectOrThrow } from "@/lib/projects/get-project-or-throw";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * A project's SMTP server is outbound traffic (security issue 9, item 10), over real HTTP: a private
@@ -38,13 +39,8 @@ describe("project SMTP settings and the outbound guard", () => {
     await closePlatformDb();
   });
 
-  async function saveMail(mail: Json): Promise<{ status: number; body: Json }> {
-    const response = await fetch(`${server.url}/api/projects/${project.projectId}`, {
-      method: "PATCH",
-      headers: { cookie: project.owner.cookie, "content-type": "application/json" },
-      body: JSON.stringify({ mail }),
-    });
-    return { status: response.status, body: (await response.json()) as Json };
+  function saveMail(mail: Json): Promise<{ status: number; body: Json }> {
+    return projectApi(server, project).call<Json>("PATCH", "", { mail });
   }
 
   it("refuses private SMTP hosts with 422 on mail.host and stores nothing", async () => {

@@ -4,6 +4,7 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
 import { importBackends, ndjson, postImport, type ImportBackendProject } from "@/test/support/records-import";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * `POST /records/:schema/import` when lines or requests are wrong, on every customer database
@@ -42,15 +43,8 @@ for (const backend of importBackends(databaseHosts)) {
     let key: string;
     let authorId: string;
 
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server.url}/api/projects/${project.projectId}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown> & { data?: Array<Record<string, unknown>> } };
-    };
+    const api = (method: string, path: string, body?: unknown) => projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>> }>(method, path, body);
+
     const importPosts = (text: string, options?: Parameters<typeof postImport>[5]) => postImport(server.url, project.projectId, key, "posts", text, options);
     const slugs = async () => ((await api("GET", "/records/posts?sort=createdAt&perPage=100")).body.data ?? []).map((record) => record.slug);
 

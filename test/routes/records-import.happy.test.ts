@@ -6,6 +6,7 @@ import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/automation-runs";
 import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
 import { importBackends, ndjson, postImport, type ImportBackendProject } from "@/test/support/records-import";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * `POST /records/:schema/import` over real HTTP on every customer database backend of the run
@@ -49,14 +50,8 @@ for (const backend of importBackends(databaseHosts)) {
     let key: string;
     let authorIds: string[];
 
-    const api = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server.url}/api/projects/${project.projectId}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> & { data?: Array<Record<string, unknown>>; meta?: Record<string, unknown> } };
-    };
+    const api = (method: string, path: string, body?: unknown) => projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>>; meta?: Record<string, unknown> }>(method, path, body);
+
 
     beforeAll(async () => {
       project = await backend.open();

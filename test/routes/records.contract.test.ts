@@ -1,20 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { rm } from "node:fs/promises";
-import path from "node:path";
-import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig } from "@/lib/config";
 import { closePlatformDb } from "@/lib/platform-db/client";
-import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import type { Permission } from "@/lib/auth/permissions";
-import { createProject } from "@/lib/projects/create-project";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { withMongoDatabase } from "@/lib/records/testing/mongo-database-url";
-import { createScratchDatabase } from "@/lib/records/testing/scratch-postgres";
-import { createWorkspace } from "@/lib/workspaces/create-workspace";
-import { createTestUser } from "@/test/fixtures";
+import { projectBackends } from "@/test/support/backend-projects";
 import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * The records API contract over real HTTP, run against every customer database backend in this
@@ -51,71 +43,15 @@ afterAll(async () => {
 });
 
 
-async function createBackendProject(database: { kind: "local" } | { kind: "postgres" | "mongodb"; url: string }): Promise<Omit<BackendProject, "cleanup">> {
-  const owner = await createTestUser();
-  const workspace = await createWorkspace({ userId: owner.id, name: "Contract workspace" });
-  const project = await createProject({ workspaceId: workspace.id, actorId: owner.id, input: { name: "Contract", database } });
-  return {
-    projectId: project.id,
-    newKey: async (permissions = ALL_RECORD_PERMISSIONS) => (await createApiKey({ projectId: project.id, input: { name: "contract", permissions } })).key,
-  };
-}
-
-const BACKENDS: Array<{ name: string; open?: () => Promise<BackendProject>; skipped?: string }> = [
-  {
-    name: "PGlite (local)",
-    async open() {
-      const project = await createBackendProject({ kind: "local" });
-      return {
-        ...project,
-        async cleanup() {
-          await (await getProjectRecordStore({ projectId: project.projectId })).close();
-          await rm(path.resolve(getConfig().DATA_DIR, "projects", project.projectId), { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  process.env.DATABASE_URL
-    ? {
-        name: "PostgreSQL",
-        async open() {
-          const scratch = await createScratchDatabase(process.env.DATABASE_URL!, "records_api");
-          databaseHosts.allow(scratch.url);
-          const project = await createBackendProject({ kind: "postgres", url: scratch.url });
-          return {
-            ...project,
-            async cleanup() {
-              await (await getProjectRecordStore({ projectId: project.projectId })).close();
-              await scratch.drop();
-            },
-          };
-        },
-      }
-    : { name: "PostgreSQL", skipped: "DATABASE_URL" },
-  process.env.MONGODB_URL
-    ? {
-        name: "MongoDB",
-        async open() {
-          const database = `records_api_${Date.now()}_${randomBytes(4).toString("hex")}`;
-          const url = withMongoDatabase(process.env.MONGODB_URL!, database);
-          databaseHosts.allow(url);
-          const project = await createBackendProject({ kind: "mongodb", url });
-          return {
-            ...project,
-            async cleanup() {
-              await (await getProjectRecordStore({ projectId: project.projectId })).close();
-              const client = new MongoClient(url);
-              try {
-                await client.db(database).dropDatabase();
-              } finally {
-                await client.close();
-              }
-            },
-          };
-        },
-      }
-    : { name: "MongoDB", skipped: "MONGODB_URL" },
-];
+/** Every customer database backend of this run (test/support/backend-projects.ts), keys made with every record permission by default. */
+const BACKENDS = projectBackends({ label: "Contract", databaseLabel: "records_api", databaseHosts }).map(({ name, open, skipped }) => ({
+  name,
+  skipped,
+  open: open && (async (): Promise<BackendProject> => {
+    const project = await open();
+    return { ...project, newKey: (permissions = ALL_RECORD_PERMISSIONS) => project.keyFor(permissions) };
+  }),
+}));
 
 const COMPONENTS = [
   { name: "seo", kind: "component", fields: [{ name: "metaTitle", type: "string", required: true, max: 60 }, { name: "keywords", type: "string" }] },
@@ -155,15 +91,8 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
     /** A client with a fresh key: the management rate limit counts per key, and a contract makes many calls. */
     async function client(permissions?: Permission[]) {
       const key = await project.newKey(permissions);
-      return async (method: string, pathname: string, body?: unknown): Promise<Answer> => {
-        const response = await fetch(`${server.url}/api/projects/${project.projectId}${pathname}`, {
-          method,
-          headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-          body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-        });
-        const text = await response.text();
-        return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {}, headers: response.headers };
-      };
+      const api = projectApi(server, project, { key });
+      return (method: string, pathname: string, body?: unknown): Promise<Answer> => api.call<Answer["body"]>(method, pathname, body);
     }
 
     const slugsOf = (answer: Answer) => (answer.body.data ?? []).map((record) => record.slug as string);
@@ -674,8 +603,7 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
         const form = new FormData();
         form.append("title", title);
         form.append("file", new Blob([new Uint8Array(content)], { type: "application/zip" }), "archive.zip");
-        const response = await fetch(`${server.url}/api/projects/${project.projectId}${pathname}`, { method, headers: { authorization: `Bearer ${key}` }, body: form });
-        return { status: response.status, body: (await response.json()) as Json };
+        return projectApi(server, project, { key }).send<Json>(method, pathname, form);
       };
       const created = await send("POST", "/records/uploads", "archive", bytes);
       expect(created.status).toBe(201);

@@ -2,22 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
-
-type Json = Record<string, unknown>;
-interface Answer {
-  status: number;
-  body: Json & { error?: string; issues?: { path: string; message: string }[] };
-}
+import { projectApi, type ApiBody, type ProjectApi } from "@/test/support/project-api";
 
 let server: RouteServer;
 let fixture: ProjectFixture;
 let key: string;
+let api: ProjectApi;
 let recordId: string;
 
 beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Records errors");
   key = await fixture.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]);
+  api = projectApi(server, fixture, { key });
   for (const definition of [
     { name: "card", kind: "component", fields: [{ name: "label", type: "string" }] },
     { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
@@ -35,24 +32,14 @@ beforeAll(async () => {
       ],
     },
   ]) {
-    expect((await call("POST", "/schemas", definition)).status).toBe(201);
+    expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
   }
-  recordId = (await call("POST", "/records/items", { title: "one" })).body.id as string;
+  recordId = (await api.call("POST", "/records/items", { title: "one" })).body.id as string;
 });
 afterAll(async () => {
   await server?.close();
   await closePlatformDb();
 });
-
-async function call(method: string, pathname: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(`${server.url}/api/projects/${fixture.projectId}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
-}
 
 describe("records API: not found", () => {
   it("answers 404 for a schema the project does not have, on every route", async () => {
@@ -63,7 +50,7 @@ describe("records API: not found", () => {
       ["PATCH", `/records/nothing/${recordId}`],
       ["DELETE", `/records/nothing/${recordId}`],
     ] as const) {
-      const answer = await call(method, pathname, method === "POST" || method === "PATCH" ? { title: "x" } : undefined);
+      const answer = await api.call(method, pathname, method === "POST" || method === "PATCH" ? { title: "x" } : undefined);
       expect(answer.status, `${method} ${pathname}`).toBe(404);
       expect(answer.body.error).toBe('no schema named "nothing" in this project');
     }
@@ -75,7 +62,7 @@ describe("records API: not found", () => {
       ["POST", "/records/card"],
       ["GET", "/records/card/rec_x"],
     ] as const) {
-      const answer = await call(method, pathname, method === "POST" ? { label: "x" } : undefined);
+      const answer = await api.call(method, pathname, method === "POST" ? { label: "x" } : undefined);
       expect(answer.status, `${method} ${pathname}`).toBe(404);
       expect(answer.body.error).toBe('"card" is a component: it has no records of its own');
     }
@@ -84,7 +71,7 @@ describe("records API: not found", () => {
   it("answers 404 for unknown record ids and ids that cannot exist", async () => {
     for (const id of ["rec_unknown", "has%20space", "x".repeat(129), "a.b", "%24ne"]) {
       for (const method of ["GET", "PATCH", "DELETE"]) {
-        const answer = await call(method, `/records/items/${id}`, method === "PATCH" ? { title: "x" } : undefined);
+        const answer = await api.call(method, `/records/items/${id}`, method === "PATCH" ? { title: "x" } : undefined);
         expect(answer.status, `${method} ${id}`).toBe(404);
       }
     }
@@ -126,19 +113,19 @@ describe("records API: malformed list queries (400 naming the parameter)", () =>
       [`search=${"x".repeat(201)}`, "search"],
     ];
     for (const [query, parameter] of cases) {
-      const answer = await call("GET", `/records/items?${query}`);
+      const answer = await api.call("GET", `/records/items?${query}`);
       expect(answer.status, query).toBe(400);
       expect(answer.body.issues!.map((issue) => issue.path), query).toContain(parameter);
     }
   });
 
   it("refuses unknown parameters and non-relation expansions on a single record", async () => {
-    const unknown = await call("GET", `/records/items/${recordId}?fields=title`);
+    const unknown = await api.call("GET", `/records/items/${recordId}?fields=title`);
     expect(unknown.status).toBe(400);
     expect(unknown.body.issues).toEqual([{ path: "fields", message: "is not a known query parameter (expand)" }]);
-    expect((await call("GET", `/records/items/${recordId}?expand=title`)).status).toBe(400);
-    expect((await call("GET", `/records/items/${recordId}?expand=owner&expand=watchers`)).status).toBe(400);
-    const expanded = await call("GET", `/records/items/${recordId}?expand=owner,watchers`);
+    expect((await api.call("GET", `/records/items/${recordId}?expand=title`)).status).toBe(400);
+    expect((await api.call("GET", `/records/items/${recordId}?expand=owner&expand=watchers`)).status).toBe(400);
+    const expanded = await api.call("GET", `/records/items/${recordId}?expand=owner,watchers`);
     expect(expanded.status).toBe(200);
     expect(expanded.body.expand).toEqual({ owner: null, watchers: [] });
   });
@@ -146,28 +133,28 @@ describe("records API: malformed list queries (400 naming the parameter)", () =>
 
 describe("records API: malformed writes", () => {
   it("answers 400 for malformed JSON, 422 for a body that is not an object, 413 over 1 MB", async () => {
-    expect((await call("POST", "/records/items", "{broken")).status).toBe(400);
-    expect((await call("PATCH", `/records/items/${recordId}`, "{broken")).status).toBe(400);
-    const empty = await call("POST", "/records/items", "");
+    expect((await api.call("POST", "/records/items", "{broken")).status).toBe(400);
+    expect((await api.call("PATCH", `/records/items/${recordId}`, "{broken")).status).toBe(400);
+    const empty = await api.call("POST", "/records/items", "");
     expect(empty.status).toBe(422);
     expect(empty.body.issues).toEqual([{ path: "", message: "must be a JSON object" }]);
-    const huge = await call("POST", "/records/items", JSON.stringify({ title: "x".repeat(1_000_001) }));
+    const huge = await api.call("POST", "/records/items", JSON.stringify({ title: "x".repeat(1_000_001) }));
     expect(huge.status).toBe(413);
   });
 
   it("answers 415 for bodies that are neither JSON nor multipart form data", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/mixed; boundary=x"]) {
-      const answer = await call("POST", "/records/items", "title=x", { "content-type": type });
+      const answer = await api.call("POST", "/records/items", "title=x", { "content-type": type });
       expect(answer.status, type).toBe(415);
       expect(answer.body.error).toBe("send the record as application/json or multipart/form-data");
     }
     // application/*+json is JSON.
-    expect((await call("POST", "/records/items", JSON.stringify({ title: "ld" }), { "content-type": "application/ld+json" })).status).toBe(201);
+    expect((await api.call("POST", "/records/items", JSON.stringify({ title: "ld" }), { "content-type": "application/ld+json" })).status).toBe(201);
   });
 
   it("answers 400 for multipart bodies without a usable boundary or that end early", async () => {
-    expect((await call("POST", "/records/items", "x", { "content-type": "multipart/form-data" })).status).toBe(400);
-    const early = await call("POST", "/records/items", '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nunfinished', { "content-type": "multipart/form-data; boundary=b" });
+    expect((await api.call("POST", "/records/items", "x", { "content-type": "multipart/form-data" })).status).toBe(400);
+    const early = await api.call("POST", "/records/items", '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nunfinished', { "content-type": "multipart/form-data; boundary=b" });
     expect(early.status).toBe(400);
     expect(early.body.error).toBe("malformed multipart body: the body ends before the closing boundary");
   });
@@ -189,7 +176,7 @@ describe("records API: malformed writes", () => {
     twice.append("title", "form");
     const refused = await post(twice);
     expect(refused.status).toBe(422);
-    expect(((await refused.json()) as Answer["body"]).issues).toEqual([{ path: "title", message: 'is given twice (in "data" and as a form field)' }]);
+    expect(((await refused.json()) as ApiBody).issues).toEqual([{ path: "title", message: 'is given twice (in "data" and as a form field)' }]);
 
     // This schema has a field named "data": an untyped "data" part is that field's value, a typed one the record values.
     const field = new FormData();

@@ -3,6 +3,7 @@ import type { Permission } from "@/lib/auth/permissions";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * Security cases specific to the records API (the generic sweep of every project route is in
@@ -42,14 +43,8 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-async function call(projectId: string, key: string, method: string, pathname: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${server.url}/api/projects/${projectId}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
+function call(projectId: string, key: string, method: string, pathname: string, body?: unknown): Promise<Answer> {
+  return projectApi(server, { projectId }, { key }).call<Answer["body"]>(method, pathname, body);
 }
 
 const mineGet = (pathname: string) => call(mine.projectId, myKey, "GET", pathname);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * Security cases specific to the schemas API (the generic sweep of every project route —
@@ -33,14 +34,8 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-async function call(projectId: string, key: string, method: string, pathname: string, body?: unknown): Promise<Answer> {
-  const response = await fetch(`${server.url}/api/projects/${projectId}${pathname}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? (JSON.parse(text) as Answer["body"]) : {} };
+function call(projectId: string, key: string, method: string, pathname: string, body?: unknown): Promise<Answer> {
+  return projectApi(server, { projectId }, { key }).call<Answer["body"]>(method, pathname, body);
 }
 
 describe("schemas API security", () => {

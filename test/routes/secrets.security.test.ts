@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS, type Permission } from "@/lib/auth/permissions";
-import { allowLoopbackOutbound } from "@/lib/flow/test-support/allow-loopback";
+import { allowLoopbackOutbound } from "@/lib/flow/testing/allow-loopback";
 import { startLocalTestServer, type LocalTestServer } from "@/lib/outbound/local-test-server";
 import { closePlatformDb, getPlatformDb } from "@/lib/platform-db/client";
 import { memberships, projectSecrets } from "@/lib/platform-db/schema";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BackgroundFailure, FlowServices } from "@/lib/flow/engine/flow-services";
 import { runFlow } from "@/lib/flow/engine/run-flow";
-import { allowLoopbackOutbound } from "@/lib/flow/test-support/allow-loopback";
+import { allowLoopbackOutbound } from "@/lib/flow/testing/allow-loopback";
 import { startLocalTestServer, type LocalTestServer } from "@/lib/outbound/local-test-server";
 import { safeFetch } from "@/lib/outbound/safe-fetch";
 import { SecretMask } from "./secret-mask";

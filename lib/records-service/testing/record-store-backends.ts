@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import pg from "pg";
 import { getConfig } from "@/lib/config";
 import { newId } from "@/lib/ids";
 import { getRecordStore } from "@/lib/records/get-record-store";
 import type { RecordStore } from "@/lib/records/record-store";
+import { customerDatabaseBackends } from "@/lib/records/testing/customer-databases";
 
 /** A customer database opened for one test suite, with its own project id and a way to remove it. */
 export interface OpenedRecordStore {
@@ -20,8 +19,9 @@ export interface RecordStoreBackend {
 }
 
 /**
- * The record-store backends available in this run: the embedded PGlite store always, real
- * PostgreSQL (a fresh database per suite, dropped afterwards) when DATABASE_URL is set.
+ * The record-store backends available in this run (lib/records/testing/customer-databases.ts): the
+ * embedded PGlite store always, real PostgreSQL (a fresh database per suite, dropped afterwards)
+ * when DATABASE_URL is set.
  */
 export function recordStoreBackends(): RecordStoreBackend[] {
   const backends: RecordStoreBackend[] = [
@@ -40,34 +40,19 @@ export function recordStoreBackends(): RecordStoreBackend[] {
       },
     },
   ];
-  const serverUrl = getConfig().DATABASE_URL;
-  if (serverUrl) {
+  const createDatabase = customerDatabaseBackends().find((backend) => backend.kind === "postgres")?.createDatabase;
+  if (createDatabase) {
     backends.push({
       name: "postgres",
       async open(projectId = newId("project")) {
-        const database = `records_test_${randomBytes(6).toString("hex")}`;
-        const admin = new pg.Client({ connectionString: serverUrl });
-        await admin.connect();
-        try {
-          await admin.query(`CREATE DATABASE ${database}`);
-        } finally {
-          await admin.end();
-        }
-        const url = new URL(serverUrl);
-        url.pathname = `/${database}`;
-        const store = getRecordStore({ projectId, kind: "postgres", url: url.toString() });
+        const database = await createDatabase("records_test");
+        const store = getRecordStore({ projectId, kind: "postgres", url: database.url });
         return {
           store,
           projectId,
           async cleanup() {
             await store.close();
-            const dropper = new pg.Client({ connectionString: serverUrl });
-            await dropper.connect();
-            try {
-              await dropper.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-            } finally {
-              await dropper.end();
-            }
+            await database.drop();
           },
         };
       },

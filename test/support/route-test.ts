@@ -1,0 +1,24 @@
+import { test } from "vitest";
+import { closePlatformDb } from "@/lib/platform-db/client";
+import { createProjectFixture } from "@/test/fixtures";
+import { startRouteServer } from "@/test/http-harness";
+import { projectApi } from "@/test/support/project-api";
+
+/**
+ * The route tests' `test`, with fixtures made on first use and kept for the file (`test.extend`, in
+ * place of module-level `let` + `beforeAll`): `server`, the route harness (it and the platform
+ * database close when the file ends); `project`, a project with its owner; `ownerApi`, the typed
+ * client for that project calling as the owner's dashboard session. A file adds its own with
+ * `routeTest.extend(name, { scope: "file" }, …)`.
+ */
+export const routeTest = test
+  .extend("server", { scope: "file" }, async ({}, { onCleanup }) => {
+    const server = await startRouteServer();
+    onCleanup(async () => {
+      await server.close();
+      await closePlatformDb();
+    });
+    return server;
+  })
+  .extend("project", { scope: "file" }, () => createProjectFixture())
+  .extend("ownerApi", { scope: "file" }, ({ server, project }) => projectApi(server, project));
