@@ -104,7 +104,7 @@ export type InvocationErrorBody = Omit<ErrorBody, "code">;
 
 /**
  * The body a custom endpoint call (lib/endpoints/invoke) is refused with (401, 403, 413, 429, ...).
- * The specification fixes the invocation's error bodies (SPEC.md "Errors", DESIGN.md "Invocation
+ * The specification fixes the invocation's error bodies (docs/SPEC.md "Errors", docs/DESIGN.md "Invocation
  * errors"), so these stay `{"error": "..."}` without the `code` of errorBody.
  */
 export function invocationErrorBody(error: AppError): InvocationErrorBody {

@@ -1,6 +1,6 @@
 import type { WorkspaceRole } from "@/lib/platform-db/schema";
 
-/** The fixed list of permissions an API key can carry (issue 3, DESIGN.md section 5). */
+/** The fixed list of permissions an API key can carry (issue 3, docs/DESIGN.md section 5). */
 export const PERMISSIONS = [
   "endpoints.invoke",
   "endpoints.read",

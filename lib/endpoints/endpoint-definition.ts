@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * A custom endpoint as the management API reads and writes it (DESIGN.md section 5). Steps are
+ * A custom endpoint as the management API reads and writes it (docs/DESIGN.md section 5). Steps are
  * validated by the flow engine's validateFlow; the checks that need the project's schemas (schema
  * exists, relation fields exist, authSchema exists) run in validate-endpoint.ts.
  */

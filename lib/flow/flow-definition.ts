@@ -7,7 +7,7 @@ import type { StepDefinition } from "./steps/step-definition";
 import { STEP_KINDS } from "./steps/step-kind";
 
 /**
- * The schema of a flow's `steps` array as the management API reads and writes it (DESIGN.md
+ * The schema of a flow's `steps` array as the management API reads and writes it (docs/DESIGN.md
  * section 5). Browser-safe: the editor validates with the same schema.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The fixed guardrails of a flow (DESIGN.md section 6). Safe to import in the browser: the editor
+ * The fixed guardrails of a flow (docs/DESIGN.md section 6). Safe to import in the browser: the editor
  * shows them and the zod schemas enforce them.
  */
 export const FLOW_LIMITS = {

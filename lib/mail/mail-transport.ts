@@ -37,7 +37,7 @@ export interface MailTransport {
   send(message: MailMessage, options?: SendMailOptions): Promise<SendMailResult>;
 }
 
-/** The outbound limit (DESIGN.md section 6). */
+/** The outbound limit (docs/DESIGN.md section 6). */
 export const MAIL_TIMEOUT_MS = 10_000;
 export const MAX_RECIPIENTS = 50;
 export const MAX_BODY_CHARS = 1_000_000;

@@ -8,7 +8,7 @@ import { readLimitedBody } from "./read-limited-body";
 export { assertPublicDestination, type CheckedDestination, type DestinationCheckOptions, type HostLookup, type ResolvedAddress } from "./assert-public-destination";
 export type { BeforeConnect, ConnectTarget } from "./pinned-connector";
 
-/** 10 s outbound timeout and 256 KB captured response (DESIGN.md §6). */
+/** 10 s outbound timeout and 256 KB captured response (docs/DESIGN.md §6). */
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 export const OUTBOUND_MAX_BYTES = 262_144;
 

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
- * The platform database holds configuration only (DESIGN.md section 2). Records, uploads, end users
+ * The platform database holds configuration only (docs/DESIGN.md section 2). Records, uploads, end users
  * and execution logs live in the customer's database.
  */
 
@@ -141,7 +141,7 @@ export const endpoints = pgTable(
     name: text("name").notNull(),
     method: text("method", { enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] }).notNull(),
     slug: text("slug").notNull(),
-    /** auth, authSchema, allowedOrigins, group, cacheSeconds, steps, response (DESIGN.md section 5). */
+    /** auth, authSchema, allowedOrigins, group, cacheSeconds, steps, response (docs/DESIGN.md section 5). */
     definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
     enabled: boolean("enabled").notNull().default(true),
     /** Bumped on every change; part of cache keys so that an edit orphans old entries everywhere. */

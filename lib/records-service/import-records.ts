@@ -20,7 +20,7 @@ export interface ImportLimits {
   listedFailures: number;
 }
 
-/** The caps of one import (DESIGN.md "Records at scale"; docs/ARCHITECTURE.md). */
+/** The caps of one import (docs/DESIGN.md "Records at scale"; docs/ARCHITECTURE.md). */
 export const IMPORT_LIMITS: Readonly<ImportLimits> = Object.freeze({ maxLines: 1_000_000, maxLineBytes: 100 * 1024, batchSize: 1000, listedFailures: 100 });
 
 /** A line that was not imported, and why (the issues a single create would answer with 422 or 409). */

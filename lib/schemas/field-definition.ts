@@ -2,7 +2,7 @@ import { z } from "zod";
 import { FIELD_LIMITS } from "./field-limits";
 
 /**
- * The shape of one field of a schema definition (DESIGN.md section 5): its types, names and
+ * The shape of one field of a schema definition (docs/DESIGN.md section 5): its types, names and
  * per-type options. Apart from schema-definition.ts so that the value checks
  * (check-field-value.ts), which schema-definition.ts runs on defaults, can read these types without
  * the two files importing each other.

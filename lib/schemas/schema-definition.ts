@@ -11,7 +11,7 @@ export { FIELD_LIMITS };
 export { FIELD_NAME_PATTERN, FIELD_TYPES, SCHEMA_NAME_PATTERN, fieldDefinitionSchema, type FieldDefinition, type FieldOfType, type FieldType } from "./field-definition";
 
 /**
- * Schema definitions (DESIGN.md section 5): the JSON the management API reads and writes, the
+ * Schema definitions (docs/DESIGN.md section 5): the JSON the management API reads and writes, the
  * dashboard form validates and the records service enforces. One definition is checked on its
  * own by `schemaDefinitionSchema`; checks that need the project's other schemas (relation
  * targets, components, nesting cycles) live in `validateSchemaSet`.

@@ -17,7 +17,7 @@ export interface RunAnswer extends RunLogFields {
 }
 
 /**
- * What a caller gets for a run (DESIGN.md, invocation errors): the rendered response when it
+ * What a caller gets for a run (docs/DESIGN.md, "Invocation errors"): the rendered response when it
  * completed; the condition's stop status and body when stopped; otherwise a 500 naming only the
  * execution id — the details are in the execution log.
  */

@@ -15,7 +15,7 @@ import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse
 
 /**
  * The invocation core: a Fetch handler with no framework imports. The App Router route handler and
- * the production server's fast path both call it (DESIGN.md section 4):
+ * the production server's fast path both call it (docs/DESIGN.md section 4):
  * match → authenticate → rate limit → CORS → cache lookup → read body → run flow → render →
  * store cache entry (the rate limit and the cache lookup start beside the generation read when this
  * instance already holds the project: early-invocation-work.ts); runProjectFlow (lib/runs) runs the flow and queues its execution log after the

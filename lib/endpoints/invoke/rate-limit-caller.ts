@@ -2,7 +2,7 @@ import { AppError } from "@/lib/errors";
 import { getKv } from "@/lib/kv/get-kv";
 import type { EndpointAuthMode } from "../endpoint-definition";
 
-/** Fixed guardrails (DESIGN.md section 6), counted per endpoint and caller. */
+/** Fixed guardrails (docs/DESIGN.md section 6), counted per endpoint and caller. */
 export const INVOCATION_RATE_LIMITS: Record<EndpointAuthMode, { limit: number; windowSeconds: number }> = {
   public: { limit: 60, windowSeconds: 60 },
   api_key: { limit: 300, windowSeconds: 60 },

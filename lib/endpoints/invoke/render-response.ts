@@ -25,7 +25,7 @@ type BodyRenderer = (template: string, scope: TemplateScope) => string;
 
 /**
  * How each content type's body is rendered: every inserted value is escaped for what the answer
- * is (DESIGN.md section 5), while the owner's template text is served as written. A content type
+ * is (docs/DESIGN.md section 5), while the owner's template text is served as written. A content type
  * added to the list without a row here fails the type check.
  */
 const BODY_RENDERERS = {
