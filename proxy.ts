@@ -3,13 +3,7 @@ import { getConfig } from "@/lib/config";
 import { AppError, errorBody } from "@/lib/errors";
 import { servedOverHttps } from "@/lib/http/served-over-https";
 import { FORM_INTAKE_PATH, INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
-import {
-  API_SECURITY_HEADERS,
-  AUTH_ROUTE_SECURITY_HEADERS,
-  INVOCATION_SECURITY_HEADERS,
-  dashboardPageHeaders,
-  newNonce,
-} from "@/lib/http/security-headers";
+import { API_SECURITY_HEADERS, AUTH_ROUTE_SECURITY_HEADERS, INVOCATION_SECURITY_HEADERS, dashboardPageHeaders, newNonce } from "@/lib/http/security-headers";
 
 /**
  * Next holds a request body for its proxy and hands route handlers only the first

@@ -93,7 +93,11 @@ async function main(): Promise<void> {
   await migratePlatformDb();
   const owner = await createUser({ email: `import-bench-${Date.now()}@example.com`, password: randomBytes(16).toString("hex") });
   const workspace = await createWorkspace({ userId: owner.id, name: "Import bench" });
-  const project = await createProject({ workspaceId: workspace.id, actorId: owner.id, input: { name: "Import bench", database: { kind: "postgres", url: databaseUrl(customerDatabase) } } });
+  const project = await createProject({
+    workspaceId: workspace.id,
+    actorId: owner.id,
+    input: { name: "Import bench", database: { kind: "postgres", url: databaseUrl(customerDatabase) } },
+  });
   const store = await getProjectRecordStore({ projectId: project.id });
   await createSchema({
     projectId: project.id,
@@ -120,7 +124,12 @@ async function main(): Promise<void> {
     res.end();
   };
   const server = createServer(
-    createRequestRouter({ handleInvocation: notFound, handleRecordsApi: getRequestListener(serveRecordsApi, { overrideGlobalObjects: false }), handleNext: notFound, invocationHost: null }),
+    createRequestRouter({
+      handleInvocation: notFound,
+      handleRecordsApi: getRequestListener(serveRecordsApi, { overrideGlobalObjects: false }),
+      handleNext: notFound,
+      invocationHost: null,
+    }),
   );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -213,9 +213,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
   const quick = values.quick;
   const databasePrefix = values["db-prefix"] ?? "bench";
   if (!/^[a-z0-9_]*bench$/.test(databasePrefix)) throw new Error(`--db-prefix must be lowercase letters, digits or _ ending in "bench", got "${databasePrefix}"`);
-  const rates = values.rates
-    ? values.rates.split(",").map((part) => positiveNumber("rates", part.trim(), 0, true))
-    : null;
+  const rates = values.rates ? values.rates.split(",").map((part) => positiveNumber("rates", part.trim(), 0, true)) : null;
   const rateFactor = positiveNumber("rate-factor", values["rate-factor"], quick ? 2 : 1.5);
   if (rateFactor <= 1.05) throw new Error("--rate-factor must be above 1.05");
   const lockSeconds = positiveNumber("lock-seconds", values["lock-seconds"], 10, true);
@@ -224,7 +222,11 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
   const defaults =
     quick && values.automations
       ? { output: "bench/results/automations-smoke.json", duration: 3, warmup: 1 }
-      : { output: values.automations ? "bench/results/automations.json" : records !== null ? `bench/results/records-${records}.json` : "bench/results/latest.json", duration: 10, warmup: 3 };
+      : {
+          output: values.automations ? "bench/results/automations.json" : records !== null ? `bench/results/records-${records}.json` : "bench/results/latest.json",
+          duration: 10,
+          warmup: 3,
+        };
 
   return {
     durationSeconds: positiveNumber("duration", values.duration, defaults.duration),

@@ -185,7 +185,9 @@ export function formatTable(scenarios: readonly ScenarioReport[]): string {
   }
   const widths = header.map((cell, index) => Math.max(cell.length, ...rows.map((row) => row[index]?.length ?? 0)));
   const lines = [pad(header, widths), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map((row) => pad(row, widths))];
-  lines.push("CPU ms/req: the server's CPU per answer incl. after-response work (app: % of the reference's efficiency); logs late: seconds after the run until the last execution log was stored; logs lost: never stored.");
+  lines.push(
+    "CPU ms/req: the server's CPU per answer incl. after-response work (app: % of the reference's efficiency); logs late: seconds after the run until the last execution log was stored; logs lost: never stored.",
+  );
   const failures = scenarios.filter((scenario) => !scenario.targets.cleanAnswers);
   for (const scenario of failures) {
     lines.push(`! scenario ${scenario.id}: unexpected answers — app ${JSON.stringify(scenario.app.statuses)}, reference ${JSON.stringify(scenario.reference.statuses)}`);

@@ -18,17 +18,7 @@ import { stopActiveLoad } from "./load/run-load";
 import { measureOnce, toMeasurement, type LoadSpec, type MeasureContext, type MeasuredTarget, type TargetRun } from "./measure";
 import { stopWriteLoad } from "./automations/write-load";
 import { BENCH_HELP, parseBenchOptions, type BenchOptions } from "./options";
-import {
-  hasTaskset,
-  killAllProcessesNow,
-  pinSelf,
-  startProcess,
-  stopProcess,
-  tailOfLog,
-  waitForHttp,
-  waitForIdle,
-  type ManagedProcess,
-} from "./processes";
+import { hasTaskset, killAllProcessesNow, pinSelf, startProcess, stopProcess, tailOfLog, waitForHttp, waitForIdle, type ManagedProcess } from "./processes";
 import { checkServers, createDatabase, databaseUrl, deleteRedisKeys, dropDatabase, REDIS_URL } from "./infrastructure";
 import {
   addUnloaded,
@@ -181,10 +171,11 @@ async function checkAnswersAgree(targets: readonly Target[], project: BenchProje
       answers.push(answer);
     }
     const [app, reference] = answers.map((answer) => JSON.parse(answer.body) as unknown);
-    const comparable = (value: unknown) =>
-      scenario.expectedStatus === 201 ? Object.keys(value as object).sort() : value; // created records differ by id and time only
+    const comparable = (value: unknown) => (scenario.expectedStatus === 201 ? Object.keys(value as object).sort() : value); // created records differ by id and time only
     if (JSON.stringify(comparable(app)) !== JSON.stringify(comparable(reference))) {
-      throw new Error(`scenario ${scenario.id}: the app and the reference answer differently:\napp       ${answers[0]?.body.slice(0, 300)}\nreference ${answers[1]?.body.slice(0, 300)}`);
+      throw new Error(
+        `scenario ${scenario.id}: the app and the reference answer differently:\napp       ${answers[0]?.body.slice(0, 300)}\nreference ${answers[1]?.body.slice(0, 300)}`,
+      );
     }
   }
   log(`answers agree: ${scenarios.map((scenario) => `scenario ${scenario.id} ${scenario.expectedStatus}`).join(", ")} (app and reference)`);
@@ -367,7 +358,10 @@ async function main(): Promise<number> {
   if (options.serve) {
     for (const scenario of scenarios) {
       const body = scenario.body ? ` -H 'content-type: application/json' -d '${scenario.body}'` : "";
-      for (const target of targets) console.log(`scenario ${scenario.id} ${target.name.padEnd(9)} curl -X ${scenario.method} -H 'x-real-ip: 10.255.0.1'${body} ${target.baseUrl}${invocationPath(project, scenario)}`);
+      for (const target of targets)
+        console.log(
+          `scenario ${scenario.id} ${target.name.padEnd(9)} curl -X ${scenario.method} -H 'x-real-ip: 10.255.0.1'${body} ${target.baseUrl}${invocationPath(project, scenario)}`,
+        );
     }
     log(`serving: app pid ${app.pid}, reference pid ${reference.pid}, logs in ${workDir}; Ctrl-C to stop and clean up`);
     await new Promise(() => undefined);
@@ -416,7 +410,9 @@ async function main(): Promise<number> {
     const uncached = reports.find((candidate) => candidate.id === 2) as ScenarioReport;
     const rate = Math.max(1, Math.round(uncached.app.requestsPerSecond * options.soakRateShare));
     await waitForIdle(app.pid);
-    log(`soak: scenario 2 at ${rate} req/s (${Math.round(options.soakRateShare * 100)} % of the app's ${uncached.app.requestsPerSecond.toFixed(0)}) for ${options.soakMinutes} min`);
+    log(
+      `soak: scenario 2 at ${rate} req/s (${Math.round(options.soakRateShare * 100)} % of the app's ${uncached.app.requestsPerSecond.toFixed(0)}) for ${options.soakMinutes} min`,
+    );
     const scenario = SCENARIOS.find((candidate) => candidate.id === 2) as Scenario;
     report.soak = await runSoak({
       baseUrl: appTarget.baseUrl,
@@ -436,7 +432,15 @@ async function main(): Promise<number> {
   writeReport(options.output, report);
   log(`results written to ${path.relative(process.cwd(), options.output)}`);
 
-  if (!report.allTargetsMet) log(`targets missed: ${reports.filter((candidate) => !scenarioMet(candidate)).map((candidate) => `scenario ${candidate.id}`).join(", ") || ""}${report.soak && !report.soak.flat ? " soak" : ""}`);
+  if (!report.allTargetsMet)
+    log(
+      `targets missed: ${
+        reports
+          .filter((candidate) => !scenarioMet(candidate))
+          .map((candidate) => `scenario ${candidate.id}`)
+          .join(", ") || ""
+      }${report.soak && !report.soak.flat ? " soak" : ""}`,
+    );
   return options.check && !report.allTargetsMet ? 1 : 0;
 }
 

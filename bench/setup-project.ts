@@ -182,6 +182,10 @@ export async function setupBenchProject(options: {
     const created = await api.create<{ id: string; slug: string; version?: number }>("/endpoints", definition);
     endpoints[name] = { id: created.id, slug: created.slug, version: created.version ?? 1 };
   }
-  log(`endpoints ${Object.values(endpoints).map((endpoint) => endpoint.slug).join(", ")} created`);
+  log(
+    `endpoints ${Object.values(endpoints)
+      .map((endpoint) => endpoint.slug)
+      .join(", ")} created`,
+  );
   return { projectId: projectId, apiKeyId: key.id, endpoints, seededThrough };
 }

@@ -258,7 +258,11 @@ test("a manual automation runs from the editor with a JSON payload; a failed run
   await page.getByRole("button", { name: "Save automation" }).click();
   await expect(page.getByText("Automation saved.")).toBeVisible();
   await page.goto(`${automationUrl}/runs`);
-  await page.getByRole("row").filter({ hasText: "Failed" }).getByRole("button", { name: /^Run again/ }).click();
+  await page
+    .getByRole("row")
+    .filter({ hasText: "Failed" })
+    .getByRole("button", { name: /^Run again/ })
+    .click();
   await expect(page.getByRole("status").filter({ hasText: /Queued: exe_[0-9a-z]+/ })).toBeVisible();
   const completed = page.getByRole("row").filter({ hasText: "Completed" });
   await expect(async () => {

@@ -156,7 +156,14 @@ test("hostile text stored everywhere runs no script on any dashboard page, and i
     "application/json": `{"q": "{{query.q}}", "u": "{{query.u}}"}`,
   };
   for (const [index, [contentType, body]] of Object.entries(answers).entries()) {
-    await created("POST", `${base}/endpoints`, { name: `${contentType} ${HOSTILE}`, method: "GET", slug: `answer-${index}`, auth: "public", steps: [], response: { contentType, body } });
+    await created("POST", `${base}/endpoints`, {
+      name: `${contentType} ${HOSTILE}`,
+      method: "GET",
+      slug: `answer-${index}`,
+      auth: "public",
+      steps: [],
+      response: { contentType, body },
+    });
   }
 
   await created("POST", `${base}/api-keys`, { name: HOSTILE, permissions: ["records.read"] });
@@ -179,7 +186,16 @@ test("hostile text stored everywhere runs no script on any dashboard page, and i
   }).toPass({ timeout: 30_000 });
 
   // Every dashboard page, with this project's ids.
-  const ids: Record<string, string> = { workspaceId, projectId, endpointId: echo.id, executionId, schema: "notes", name: "notes", recordId: record.id, automationId: automation.id };
+  const ids: Record<string, string> = {
+    workspaceId,
+    projectId,
+    endpointId: echo.id,
+    executionId,
+    schema: "notes",
+    name: "notes",
+    recordId: record.id,
+    automationId: automation.id,
+  };
   const visited: string[] = [];
   for (const pattern of pagePatterns()) {
     const path = pattern.replace(/\[(\w+)\]/g, (_, name: string) => ids[name]!);

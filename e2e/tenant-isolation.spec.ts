@@ -85,7 +85,20 @@ async function setUpTenant(browser: Browser, playwright: PlaywrightWorkerArgs["p
 
   const schema = `${label}_notes`;
   const field = `${tag}_field`;
-  await apiJson(request, "POST", `${base}/schemas`, { name: schema, kind: "collection", fields: [{ name: field, type: "string" }, { name: "body", type: "text" }] }, 201);
+  await apiJson(
+    request,
+    "POST",
+    `${base}/schemas`,
+    {
+      name: schema,
+      kind: "collection",
+      fields: [
+        { name: field, type: "string" },
+        { name: "body", type: "text" },
+      ],
+    },
+    201,
+  );
   const recordValue = `${tag} record value`;
   const record = await apiJson<{ id: string }>(request, "POST", `${base}/records/${schema}`, { [field]: recordValue, body: `${tag} body` }, 201);
   const slug = `${label}-list`;
@@ -292,7 +305,13 @@ function routePatterns(dir: string, file: string): string[] {
       } else if (entry.name === file) out.push(`/${segments.join("/")}`);
     }
   };
-  walk(join(ROOT, dir), dir.split("/").slice(1).filter((segment) => !/^\(.*\)$/.test(segment)));
+  walk(
+    join(ROOT, dir),
+    dir
+      .split("/")
+      .slice(1)
+      .filter((segment) => !/^\(.*\)$/.test(segment)),
+  );
   return out.sort();
 }
 
@@ -356,7 +375,14 @@ test("every management route with another workspace's ids answers 404 to a signe
       for (const { path, label } of variants(pattern)) {
         // With A's project, a body that carries A's ids too; with B's project, a body valid for the
         // route, so that only the lookup of A's sub-id can refuse it.
-        const generic = { name: "pwned", endpointId: a.endpointId, recordId: a.recordId, projectId: a.projectId, value: "pwned", endpoint: { name: "x", method: "GET", slug: "x", steps: [], response: { body: "{}" } } };
+        const generic = {
+          name: "pwned",
+          endpointId: a.endpointId,
+          recordId: a.recordId,
+          projectId: a.projectId,
+          value: "pwned",
+          endpoint: { name: "x", method: "GET", slug: "x", steps: [], response: { body: "{}" } },
+        };
         const valid: Record<string, unknown> = {
           "PATCH /api/projects/[projectId]/email-templates/[templateId]": { subject: "pwned" },
           "PATCH /api/projects/[projectId]/endpoints/[endpointId]": { name: "pwned" },
@@ -471,10 +497,23 @@ test("every server action with another workspace's ids is refused and changes no
   const A = a;
   const B = b;
   const bProject = `/projects/${B.projectId}`;
-  const endpointDraft = { name: "planted", method: "GET", slug: "planted", auth: "public", steps: [{ type: "query", name: "notes", schema: A.schema, limit: 10 }], response: { body: "{{steps.notes}}" } };
+  const endpointDraft = {
+    name: "planted",
+    method: "GET",
+    slug: "planted",
+    auth: "public",
+    steps: [{ type: "query", name: "notes", schema: A.schema, limit: 10 }],
+    response: { body: "{{steps.notes}}" },
+  };
   const schemaDraft = { name: "planted", kind: "collection", fields: [{ name: "title", type: "string" }] };
   const exported = { version: 1, endpoints: [endpointDraft] };
-  const automationDraft = { name: "planted", enabled: true, trigger: { type: "manual" }, steps: [{ type: "query", name: "notes", schema: A.schema, limit: 10 }], retry: { attempts: 0, backoffSeconds: 30 } };
+  const automationDraft = {
+    name: "planted",
+    enabled: true,
+    trigger: { type: "manual" },
+    steps: [{ type: "query", name: "notes", schema: A.schema, limit: 10 }],
+    retry: { attempts: 0, backoffSeconds: 30 },
+  };
   const automationsExported = { format: "flowpoint.automations", version: 1, automations: [automationDraft] };
   const bAutomation = `${bProject}/automations/${B.automationId}`;
   /** Each cross-tenant action: the page of B's it is posted from, and every argument list to try. */
@@ -482,7 +521,13 @@ test("every server action with another workspace's ids is refused and changes no
     acceptInvitationAction: { page: `/invitations/inv_forged`, calls: [["inv_forged"], [A.workspaceId]] },
     renameWorkspaceAction: { page: `/workspaces/${B.workspaceId}`, calls: [[A.workspaceId, {}, new Form({ name: "pwned" })]] },
     inviteMemberAction: { page: `/workspaces/${B.workspaceId}`, calls: [[A.workspaceId, {}, new Form({ email: B.email, role: "admin" })]] },
-    removeMemberAction: { page: `/workspaces/${B.workspaceId}`, calls: [[A.workspaceId, A.userId], [B.workspaceId, A.userId]] },
+    removeMemberAction: {
+      page: `/workspaces/${B.workspaceId}`,
+      calls: [
+        [A.workspaceId, A.userId],
+        [B.workspaceId, A.userId],
+      ],
+    },
     createProjectAction: { page: `/workspaces/${B.workspaceId}`, calls: [[A.workspaceId, {}, new Form({ name: "planted", "database.kind": "local" })]] },
     testNewProjectDatabaseAction: { page: `/workspaces/${B.workspaceId}`, calls: [[A.workspaceId, { kind: "local" }]] },
     updateGeneralSettingsAction: { page: `${bProject}/settings`, calls: [[A.projectId, {}, new Form({ name: "pwned", logRetentionDays: "1" })]] },
@@ -495,11 +540,35 @@ test("every server action with another workspace's ids is refused and changes no
     },
     removeMailSettingsAction: { page: `${bProject}/settings`, calls: [[A.projectId]] },
     createApiKeyAction: { page: `${bProject}/api-keys`, calls: [[A.projectId, {}, new Form({ name: "stolen", permissions: "records.read" })]] },
-    revokeApiKeyAction: { page: `${bProject}/api-keys`, calls: [[A.projectId, A.keyId], [B.projectId, A.keyId]] },
+    revokeApiKeyAction: {
+      page: `${bProject}/api-keys`,
+      calls: [
+        [A.projectId, A.keyId],
+        [B.projectId, A.keyId],
+      ],
+    },
     createSecretAction: { page: `${bProject}/settings`, calls: [[A.projectId, {}, new Form({ name: "PLANTED", value: "x" })]] },
-    rotateSecretAction: { page: `${bProject}/settings`, calls: [[A.projectId, A.secretName, {}, new Form({ value: "pwned" })], [B.projectId, A.secretName, {}, new Form({ value: "pwned" })]] },
-    deleteSecretAction: { page: `${bProject}/settings`, calls: [[A.projectId, A.secretName], [B.projectId, A.secretName]] },
-    createRecordAction: { page: `${bProject}/records/${B.schema}/new`, calls: [[A.projectId, A.schema, { [A.field]: "planted" }], [B.projectId, A.schema, { [A.field]: "planted" }]] },
+    rotateSecretAction: {
+      page: `${bProject}/settings`,
+      calls: [
+        [A.projectId, A.secretName, {}, new Form({ value: "pwned" })],
+        [B.projectId, A.secretName, {}, new Form({ value: "pwned" })],
+      ],
+    },
+    deleteSecretAction: {
+      page: `${bProject}/settings`,
+      calls: [
+        [A.projectId, A.secretName],
+        [B.projectId, A.secretName],
+      ],
+    },
+    createRecordAction: {
+      page: `${bProject}/records/${B.schema}/new`,
+      calls: [
+        [A.projectId, A.schema, { [A.field]: "planted" }],
+        [B.projectId, A.schema, { [A.field]: "planted" }],
+      ],
+    },
     updateRecordAction: {
       page: `${bProject}/records/${B.schema}/new`,
       calls: [
@@ -660,7 +729,10 @@ test("every server action with another workspace's ids is refused and changes no
   await B.page.unroute(/\/projects\//);
   const throughForms = outcomes.filter((line) => line.startsWith("UI "));
   expect(throughForms.length, throughForms.join("\n")).toBeGreaterThanOrEqual(2);
-  expect(throughForms.every((line) => line.endsWith("swapped: true")), throughForms.join("\n")).toBe(true);
+  expect(
+    throughForms.every((line) => line.endsWith("swapped: true")),
+    throughForms.join("\n"),
+  ).toBe(true);
   expect(await snapshot(A)).toBe(before);
   expect(await snapshot(B)).toBe(ownBefore);
 

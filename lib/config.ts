@@ -50,27 +50,24 @@ const environmentSchema = z
     KV_KEY_PREFIX: optionalString.refine((value) => value === undefined || /^[A-Za-z0-9:_.-]{1,64}$/.test(value), {
       message: "must be 1-64 letters, digits or : _ . - (for example flowpoint-staging:)",
     }),
-    ENCRYPTION_KEYS: optionalString.refine(
-      (value) => value === undefined || value.split(",").every((part) => encryptionKeySpec.test(part.trim())),
-      { message: "must be comma-separated keyId:base64 pairs, each key exactly 32 bytes (newest first)" },
-    ),
+    ENCRYPTION_KEYS: optionalString.refine((value) => value === undefined || value.split(",").every((part) => encryptionKeySpec.test(part.trim())), {
+      message: "must be comma-separated keyId:base64 pairs, each key exactly 32 bytes (newest first)",
+    }),
     NEXTAUTH_SECRET: optionalString,
     NEXTAUTH_URL: urlWithSchemes(["http", "https"]),
     GITHUB_ID: optionalString,
     GITHUB_SECRET: optionalString,
     OUTBOUND_ALLOWED_HOSTS: optionalString,
-    TRUSTED_PROXY: optionalString.refine(
-      (value) => value === undefined || value === "none" || /^[a-z0-9-]+$/i.test(value),
-      { message: "must be none or the name of the header your proxy sets (for example x-real-ip)" },
-    ),
+    TRUSTED_PROXY: optionalString.refine((value) => value === undefined || value === "none" || /^[a-z0-9-]+$/i.test(value), {
+      message: "must be none or the name of the header your proxy sets (for example x-real-ip)",
+    }),
     SMTP_URL: urlWithSchemes(["smtp", "smtps"]),
     RESEND_API_KEY: optionalString,
     MAIL_FROM: optionalString,
     APP_URL: urlWithSchemes(["http", "https"]),
-    INVOCATION_URL: urlWithSchemes(["http", "https"]).refine(
-      (value) => value === undefined || hostOf(value) === null || new URL(value).origin === value.replace(/\/+$/, ""),
-      { message: "must be an origin only, such as https://fn.flowpoint.example (scheme, host and optional port, no path)" },
-    ),
+    INVOCATION_URL: urlWithSchemes(["http", "https"]).refine((value) => value === undefined || hostOf(value) === null || new URL(value).origin === value.replace(/\/+$/, ""), {
+      message: "must be an origin only, such as https://fn.flowpoint.example (scheme, host and optional port, no path)",
+    }),
   })
   .superRefine((env, ctx) => {
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {

@@ -45,7 +45,9 @@ describe("error bodies", () => {
   const unique = new AppError("unique_violation", 'the value of "slug" is already taken', { issues: [{ path: "slug", message: "is already taken" }], field: "slug" });
 
   it("answers the platform's APIs with error, code, issues and field, in that order, each detail only when present", () => {
-    expect(JSON.stringify(errorBody(unique))).toBe('{"error":"the value of \\"slug\\" is already taken","code":"unique_violation","issues":[{"path":"slug","message":"is already taken"}],"field":"slug"}');
+    expect(JSON.stringify(errorBody(unique))).toBe(
+      '{"error":"the value of \\"slug\\" is already taken","code":"unique_violation","issues":[{"path":"slug","message":"is already taken"}],"field":"slug"}',
+    );
     expect(JSON.stringify(errorBody(new AppError("not_found", "project not found", { issues: [] })))).toBe('{"error":"project not found","code":"not_found"}');
   });
 

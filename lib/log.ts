@@ -10,8 +10,7 @@ export type LogFields = Record<string, unknown>;
 
 export const MASK = "****";
 
-const SENSITIVE_FIELD_NAME =
-  /passw(or)?d|passphrase|^pass$|^pwd$|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|authorization|cookie|credential/i;
+const SENSITIVE_FIELD_NAME = /passw(or)?d|passphrase|^pass$|^pwd$|secret|token|api[-_]?key|access[-_]?key|private[-_]?key|authorization|cookie|credential/i;
 
 /** True for field names whose values are never logged (`password`, `apiKey`, `clientSecret`, ...). */
 export function isSensitiveFieldName(name: string): boolean {
@@ -67,9 +66,7 @@ const KEY_VALUE_SECRET = new RegExp(
 export function redactText(text: string): string {
   return text
     .replace(URL_IN_TEXT, maskUrlCredentials)
-    .replace(AUTHORIZATION_HEADER, (_match, prefix: string, scheme: string | undefined) =>
-      scheme ? `${prefix}${scheme} ${MASK}` : `${prefix}${MASK}`,
-    )
+    .replace(AUTHORIZATION_HEADER, (_match, prefix: string, scheme: string | undefined) => (scheme ? `${prefix}${scheme} ${MASK}` : `${prefix}${MASK}`))
     .replace(BEARER_TOKEN, (_match, prefix: string) => `${prefix}${MASK}`)
     .replace(KEY_VALUE_SECRET, (match, prefix: string) => {
       const value = match.slice(prefix.length);

@@ -208,4 +208,3 @@ describe("automations server actions across tenants", () => {
     expect((await getAutomationQueue().failedJob(replayed!.jobId!))?.trigger).toEqual(payload);
   });
 });
-

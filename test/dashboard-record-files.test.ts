@@ -35,7 +35,14 @@ beforeAll(async () => {
   await createSchema({
     projectId: fixture.projectId,
     store,
-    definition: { name: "docs", kind: "collection", fields: [{ name: "title", type: "string", required: true }, { name: "attachment", type: "file" }] },
+    definition: {
+      name: "docs",
+      kind: "collection",
+      fields: [
+        { name: "title", type: "string", required: true },
+        { name: "attachment", type: "file" },
+      ],
+    },
   });
 });
 

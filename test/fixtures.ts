@@ -32,7 +32,10 @@ export async function sessionCookieFor(userId: string): Promise<string> {
 /** Gives a test user a password, so that it can sign in through next-auth (one scrypt hash, slow on purpose). */
 export async function setTestUserPassword(userId: string, password: string): Promise<void> {
   const db = await getPlatformDb();
-  await db.update(users).set({ passwordHash: await hashPassword(password) }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ passwordHash: await hashPassword(password) })
+    .where(eq(users.id, userId));
 }
 
 export interface ProjectFixture {

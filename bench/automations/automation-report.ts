@@ -163,7 +163,22 @@ function table(header: string[], rows: string[][]): string {
 }
 
 export function formatLadder(ladder: TargetLadder): string {
-  const header = ["offered/s", "writes/s", "events/s", "backlog Δ/s", "flat", "delay p50", "p95", "p99", "CPU ms/event (server+worker)", "slot-delayed", "in flight", "lost", "twice", "drain s"];
+  const header = [
+    "offered/s",
+    "writes/s",
+    "events/s",
+    "backlog Δ/s",
+    "flat",
+    "delay p50",
+    "p95",
+    "p99",
+    "CPU ms/event (server+worker)",
+    "slot-delayed",
+    "in flight",
+    "lost",
+    "twice",
+    "drain s",
+  ];
   const rows = ladder.steps.map((step) => [
     String(step.offeredRate),
     fixed(step.writesPerSecond, 0),

@@ -138,13 +138,7 @@ interface StepOutcome {
 }
 
 /** Holds `rate` writes/s for `seconds` while sampling the backlog; waits for the drain; reads the runs back. */
-async function holdRate(
-  target: EventTarget,
-  rate: number,
-  seconds: number,
-  drainMaxMs: number,
-  during?: (load: { startedAt: number }) => void,
-): Promise<StepOutcome> {
+async function holdRate(target: EventTarget, rate: number, seconds: number, drainMaxMs: number, during?: (load: { startedAt: number }) => void): Promise<StepOutcome> {
   const samples: Array<[number, number, number, number]> = [];
   const progress = { inFlight: 0 };
   const ticksBefore = processTicks(target.processes());
@@ -167,7 +161,14 @@ async function holdRate(
   await Promise.all(target.processes().map((managed) => waitForIdle(managed.pid, 10_000)));
   const ticksAfter = processTicks(target.processes());
   const { runs, copiesPerRecord } = await target.ledger.runsSince(since);
-  return { load, runs, copiesPerRecord, samples, ticks: ticksBefore && ticksAfter && ticksBefore.length === ticksAfter.length ? ticksAfter.map((after, index) => after - (ticksBefore[index] as number)) : null, drained };
+  return {
+    load,
+    runs,
+    copiesPerRecord,
+    samples,
+    ticks: ticksBefore && ticksAfter && ticksBefore.length === ticksAfter.length ? ticksAfter.map((after, index) => after - (ticksBefore[index] as number)) : null,
+    drained,
+  };
 }
 
 /** Runs of this step's events, by record. */
@@ -365,7 +366,13 @@ async function measureWriteThroughput(
   const summary = (loads: WriteLoadResult[]) => {
     const rates = loads.map((load) => load.writesPerSecond);
     const chosen = loads.find((load) => load.writesPerSecond === median(rates)) as WriteLoadResult;
-    return { writesPerSecond: chosen.writesPerSecond, p50Ms: chosen.latencyMs.p50, p99Ms: chosen.latencyMs.p99, failures: loads.reduce((sum, load) => sum + load.failures, 0), rounds: rates.map(Math.round) };
+    return {
+      writesPerSecond: chosen.writesPerSecond,
+      p50Ms: chosen.latencyMs.p50,
+      p99Ms: chosen.latencyMs.p99,
+      failures: loads.reduce((sum, load) => sum + load.failures, 0),
+      rounds: rates.map(Math.round),
+    };
   };
   const without = summary(rounds.without);
   const withAutomation = summary(rounds.with);
@@ -508,7 +515,13 @@ async function startReference(
   { customerDatabaseUrl, referencePort, referencePrefix }: { customerDatabaseUrl: string; referencePort: number; referencePrefix: string },
 ): Promise<EventTarget> {
   const { workDir } = context;
-  const referenceEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", REDIS_URL, CUSTOMER_DATABASE_URL: customerDatabaseUrl, BENCH_REFERENCE_PREFIX: referencePrefix };
+  const referenceEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    REDIS_URL,
+    CUSTOMER_DATABASE_URL: customerDatabaseUrl,
+    BENCH_REFERENCE_PREFIX: referencePrefix,
+  };
   const referenceServer = startProcess({
     name: "automation reference server",
     command: process.execPath,
@@ -557,7 +570,14 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   };
   // With --cpu-prof the app and its first worker open an inspector; the write check with the automation is profiled.
   const inspect = options.cpuProfile ? ["--inspect=127.0.0.1:0"] : [];
-  const app = startProcess({ name: "app (npm start)", command: process.execPath, args: [...inspect, "--import", "tsx", "server/start.ts"], env, logFile: path.join(workDir, "app.log"), core: context.serverCore });
+  const app = startProcess({
+    name: "app (npm start)",
+    command: process.execPath,
+    args: [...inspect, "--import", "tsx", "server/start.ts"],
+    env,
+    logFile: path.join(workDir, "app.log"),
+    core: context.serverCore,
+  });
   cleanup.processes.push(watchExit(app));
   log(`app starting on port ${appPort} (pid ${app.pid}, AUTOMATION_WORKER=${env.AUTOMATION_WORKER}, AUTOMATION_LOCK_SECONDS=${options.lockSeconds})`);
   const appBaseUrl = `http://127.0.0.1:${appPort}`;
@@ -578,7 +598,8 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     return watchExit(managed);
   };
   const worker = separateWorker ? { current: startWorker(), start: startWorker } : null;
-  if (worker) log(`worker started (pid ${worker.current.pid}: ${options.projectSlots === null ? "npm run worker" : `bench worker with ${options.projectSlots} slots per project`})`);
+  if (worker)
+    log(`worker started (pid ${worker.current.pid}: ${options.projectSlots === null ? "npm run worker" : `bench worker with ${options.projectSlots} slots per project`})`);
 
   const customerDatabaseUrl = databaseUrl(customerDatabase);
   const project = await setupAutomationProject({ baseUrl: appBaseUrl, env, customerDatabaseUrl, maxWriteRate: options.maxWriteRate, log });

@@ -90,7 +90,15 @@ export function appLedger(options: { redisUrl: string; keyPrefix: string; custom
     backlog: () => counts.backlog(),
     runsInProgress: () => counts.connection.zcount(slotsKey, Date.now(), "+inf"),
     async runsSince(sinceMs) {
-      const logs = await pool.query<{ started_at: string; duration_ms: string | null; outcome: string; attempt: string | null; retry_of: string | null; after_interruption: string | null; body: string | null }>(
+      const logs = await pool.query<{
+        started_at: string;
+        duration_ms: string | null;
+        outcome: string;
+        attempt: string | null;
+        retry_of: string | null;
+        after_interruption: string | null;
+        body: string | null;
+      }>(
         `SELECT doc->>'startedAt' AS started_at, doc->>'durationMs' AS duration_ms, doc->>'outcome' AS outcome, doc->>'attempt' AS attempt,
                 doc->>'retryOf' AS retry_of, doc->>'afterInterruption' AS after_interruption, doc->'request'->>'body' AS body
            FROM "flowpoint_records"."_executions"

@@ -57,7 +57,18 @@ async function run(name, setup) {
   const cpu = process.cpuUsage(cpu0);
   await close();
   const rows = (await pool.query("select count(*)::int as n from done")).rows[0].n;
-  console.log(JSON.stringify({ queue: name, jobs: N, offeredPerSecond: RATE, offeredSeconds: +offeredFor.toFixed(2), completedPerSecond: +(N / seconds).toFixed(0), delayMs: { p50: pct(delays, 50), p95: pct(delays, 95), p99: pct(delays, 99) }, nodeCpuMsPerJob: +((cpu.user + cpu.system) / 1000 / N).toFixed(3), rowsWritten: rows }));
+  console.log(
+    JSON.stringify({
+      queue: name,
+      jobs: N,
+      offeredPerSecond: RATE,
+      offeredSeconds: +offeredFor.toFixed(2),
+      completedPerSecond: +(N / seconds).toFixed(0),
+      delayMs: { p50: pct(delays, 50), p95: pct(delays, 95), p99: pct(delays, 99) },
+      nodeCpuMsPerJob: +((cpu.user + cpu.system) / 1000 / N).toFixed(3),
+      rowsWritten: rows,
+    }),
+  );
 }
 
 await run("bullmq", async (handle) => {

@@ -72,7 +72,15 @@ function queryEndpoint(options: { name: string; slug: string; schema: string; fi
 export const RECORDS_ENDPOINTS = {
   ...ENDPOINTS,
   byOwner: queryEndpoint({ name: "Tickets of an owner", slug: "tickets-by-owner", schema: "tickets", filters: "owner={{query.owner}}", limit: SELECTIVE_LIMIT, output: "tickets" }),
-  openByDue: queryEndpoint({ name: "Open tickets, latest due first", slug: "open-tickets-by-due", schema: "tickets", filters: "status=open", sort: "-dueAt", limit: UNSELECTIVE_LIMIT, output: "tickets" }),
+  openByDue: queryEndpoint({
+    name: "Open tickets, latest due first",
+    slug: "open-tickets-by-due",
+    schema: "tickets",
+    filters: "status=open",
+    sort: "-dueAt",
+    limit: UNSELECTIVE_LIMIT,
+    output: "tickets",
+  }),
   inboxOpen: queryEndpoint({ name: "Open inbox", slug: "inbox-open", schema: "inbox", filters: "status=open", limit: INBOX_LIMIT, output: "open" }),
 } as const;
 

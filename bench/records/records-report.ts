@@ -144,9 +144,17 @@ function judge(report: RecordsScenarioReport, scenario: RecordsScenario): void {
     }
   }
   if (scenario.simplestRead) {
-    targets.push({ name: `≥ ${RECORDS_TARGETS.minFloorRatio * 100} % of the floor's req/s`, met: report.ratios.toFloor >= RECORDS_TARGETS.minFloorRatio, detail: precisePercent(report.ratios.toFloor) });
+    targets.push({
+      name: `≥ ${RECORDS_TARGETS.minFloorRatio * 100} % of the floor's req/s`,
+      met: report.ratios.toFloor >= RECORDS_TARGETS.minFloorRatio,
+      detail: precisePercent(report.ratios.toFloor),
+    });
     const cpu = report.ratios.cpuToFloor;
-    targets.push({ name: `CPU/req ≤ ${RECORDS_TARGETS.maxFloorCpuFactor}× the floor's`, met: cpu !== null && cpu <= RECORDS_TARGETS.maxFloorCpuFactor, detail: cpu === null ? "?" : `${cpu.toFixed(2)}×` });
+    targets.push({
+      name: `CPU/req ≤ ${RECORDS_TARGETS.maxFloorCpuFactor}× the floor's`,
+      met: cpu !== null && cpu <= RECORDS_TARGETS.maxFloorCpuFactor,
+      detail: cpu === null ? "?" : `${cpu.toFixed(2)}×`,
+    });
   }
   targets.push({ name: "clean answers", met: report.cleanAnswers, detail: report.cleanAnswers ? "all expected" : "unexpected statuses" });
   report.targets = targets;
@@ -280,7 +288,11 @@ export function formatPlans(plans: readonly QueryPlan[]): string {
   return plans
     .map((plan) => {
       // The plan's node lines, without the per-node buffer and timing details.
-      const nodes = plan.plan.filter((line) => /^\s*(->\s*)?[A-Z][A-Za-z ]+(\s+on\s+|\s+using\s+|\s+\(|$)/.test(line) && !/^\s*(Planning|Execution|Buffers|Sort Key|Presorted|Filter|Index Cond|Rows Removed|Heap Fetches|Sort Method|Full-sort|Pre-sorted)/.test(line.replace(/^\s*->\s*/, "")));
+      const nodes = plan.plan.filter(
+        (line) =>
+          /^\s*(->\s*)?[A-Z][A-Za-z ]+(\s+on\s+|\s+using\s+|\s+\(|$)/.test(line) &&
+          !/^\s*(Planning|Execution|Buffers|Sort Key|Presorted|Filter|Index Cond|Rows Removed|Heap Fetches|Sort Method|Full-sort|Pre-sorted)/.test(line.replace(/^\s*->\s*/, "")),
+      );
       return `${plan.query}: ${fixed(plan.executionMs, 2)} ms\n${nodes.map((line) => `    ${line.replace(/\s+\(cost=[^)]*\)/, "").trimEnd()}`).join("\n")}`;
     })
     .join("\n");

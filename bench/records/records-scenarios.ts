@@ -28,7 +28,17 @@ export interface RecordsScenario {
   simplestRead: boolean;
 }
 
-const base = { body: null, method: "GET", expectedStatus: 200, hasReference: false, readsRecords: true, simplestRead: false, endpointQuery: null, recordsQuery: null, endpoint: null } as const;
+const base = {
+  body: null,
+  method: "GET",
+  expectedStatus: 200,
+  hasReference: false,
+  readsRecords: true,
+  simplestRead: false,
+  endpointQuery: null,
+  recordsQuery: null,
+  endpoint: null,
+} as const;
 
 export const RECORDS_SCENARIOS: readonly RecordsScenario[] = [
   ...SCENARIOS.map((scenario) => ({
@@ -44,9 +54,21 @@ export const RECORDS_SCENARIOS: readonly RecordsScenario[] = [
     readsRecords: scenario.endpoint === "uncached",
   })),
   { ...base, id: 5, name: `owner = O (≈100 matches), limit ${SELECTIVE_LIMIT} · query step`, via: "endpoint", endpoint: "byOwner", endpointQuery: "owner={owner}" },
-  { ...base, id: 6, name: `owner = O (≈100 matches), perPage ${SELECTIVE_LIMIT} · records API`, via: "records API", recordsQuery: `filter%5Bowner%5D={owner}&perPage=${SELECTIVE_LIMIT}` },
+  {
+    ...base,
+    id: 6,
+    name: `owner = O (≈100 matches), perPage ${SELECTIVE_LIMIT} · records API`,
+    via: "records API",
+    recordsQuery: `filter%5Bowner%5D={owner}&perPage=${SELECTIVE_LIMIT}`,
+  },
   { ...base, id: 7, name: `status = open (⅔), sort -dueAt, limit ${UNSELECTIVE_LIMIT} · query step`, via: "endpoint", endpoint: "openByDue" },
-  { ...base, id: 8, name: `status = open (⅔), sort -dueAt, perPage ${UNSELECTIVE_LIMIT} · records API`, via: "records API", recordsQuery: `filter%5Bstatus%5D=open&sort=-dueAt&perPage=${UNSELECTIVE_LIMIT}` },
+  {
+    ...base,
+    id: 8,
+    name: `status = open (⅔), sort -dueAt, perPage ${UNSELECTIVE_LIMIT} · records API`,
+    via: "records API",
+    recordsQuery: `filter%5Bstatus%5D=open&sort=-dueAt&perPage=${UNSELECTIVE_LIMIT}`,
+  },
   { ...base, id: 9, name: "simplest read: 40 open of 60 · query step", via: "endpoint", endpoint: "inboxOpen", simplestRead: true },
 ];
 

@@ -90,7 +90,12 @@ function loadSpec(run: Run, scenario: RecordsScenario, target: Target, nextKey: 
 /** Sorted keys all the way down: the servers present the same records with their keys in different orders. */
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1)).map(([key, inner]) => [key, canonical(inner)]));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([key, inner]) => [key, canonical(inner)]),
+    );
   return value;
 }
 
@@ -116,19 +121,32 @@ async function checkAnswersAgree(run: Run, scenarios: readonly RecordsScenario[]
       };
       let answer = await call();
       if (scenario.endpoint === "cached") answer = await call();
-      if (answer.status !== scenario.expectedStatus) throw new Error(`scenario ${scenario.id}: the ${target.name} answered ${answer.status} instead of ${scenario.expectedStatus}: ${answer.body.slice(0, 500)}`);
-      if (scenario.endpoint === "cached" && target.name !== "floor" && answer.cache !== "hit") throw new Error(`scenario ${scenario.id}: the ${target.name} did not answer from its cache on the second call`);
+      if (answer.status !== scenario.expectedStatus)
+        throw new Error(`scenario ${scenario.id}: the ${target.name} answered ${answer.status} instead of ${scenario.expectedStatus}: ${answer.body.slice(0, 500)}`);
+      if (scenario.endpoint === "cached" && target.name !== "floor" && answer.cache !== "hit")
+        throw new Error(`scenario ${scenario.id}: the ${target.name} did not answer from its cache on the second call`);
       const json = JSON.parse(answer.body) as unknown;
       answers.push({ target: target.name, body: answer.body, json: scenario.expectedStatus === 201 ? Object.keys(json as object).sort() : canonical(json) });
     }
     const [first, ...others] = answers;
     for (const other of others) {
       if (JSON.stringify(other.json) !== JSON.stringify(first?.json)) {
-        throw new Error(`scenario ${scenario.id}: the ${first?.target} and the ${other.target} answer differently:\n${first?.target.padEnd(9)} ${first?.body.slice(0, 400)}\n${other.target.padEnd(9)} ${other.body.slice(0, 400)}`);
+        throw new Error(
+          `scenario ${scenario.id}: the ${first?.target} and the ${other.target} answer differently:\n${first?.target.padEnd(9)} ${first?.body.slice(0, 400)}\n${other.target.padEnd(9)} ${other.body.slice(0, 400)}`,
+        );
       }
     }
-    const size = scenario.expectedStatus !== 200 ? null : Array.isArray(first?.json) ? first.json.length : Array.isArray((first?.json as { data?: unknown[] })?.data) ? (first?.json as { data: unknown[] }).data.length : null;
-    run.context.log(`scenario ${scenario.id}: ${answers.map((answer) => answer.target).join(", ")} answer alike (${scenario.expectedStatus}${size === null ? "" : `, ${size} records`})`);
+    const size =
+      scenario.expectedStatus !== 200
+        ? null
+        : Array.isArray(first?.json)
+          ? first.json.length
+          : Array.isArray((first?.json as { data?: unknown[] })?.data)
+            ? (first?.json as { data: unknown[] }).data.length
+            : null;
+    run.context.log(
+      `scenario ${scenario.id}: ${answers.map((answer) => answer.target).join(", ")} answer alike (${scenario.expectedStatus}${size === null ? "" : `, ${size} records`})`,
+    );
   }
 }
 
@@ -186,7 +204,9 @@ async function tableFacts(client: pg.Client): Promise<{ tableMiB: number; indexe
   const sizes = await client.query<{ table_bytes: string; index_bytes: string }>(
     `SELECT pg_table_size('"flowpoint_records"."tickets"') AS table_bytes, pg_indexes_size('"flowpoint_records"."tickets"') AS index_bytes`,
   );
-  const indexes = await client.query<{ indexname: string; indexdef: string }>(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'flowpoint_records' AND tablename = 'tickets' ORDER BY indexname`);
+  const indexes = await client.query<{ indexname: string; indexdef: string }>(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'flowpoint_records' AND tablename = 'tickets' ORDER BY indexname`,
+  );
   const MiB = 1024 ** 2;
   return {
     tableMiB: Math.round(Number(sizes.rows[0]?.table_bytes ?? 0) / MiB),
@@ -217,7 +237,10 @@ async function measureAll(run: Run, scenarios: readonly RecordsScenario[]): Prom
     for (const scenario of scenarios) {
       for (const target of targetsOf(run, scenario)) {
         const label = `scenario ${scenario.id}${options.rounds > 1 ? ` round ${round}` : ""} · ${target.name}`;
-        const result = await measureOnce(run.measure, target, loadSpec(run, scenario, target, nextKey), { label, profileName: `scenario-${scenario.id}-${target.name}-round-${round}` });
+        const result = await measureOnce(run.measure, target, loadSpec(run, scenario, target, nextKey), {
+          label,
+          profileName: `scenario-${scenario.id}-${target.name}-round-${round}`,
+        });
         results.set(`${scenario.id}:${target.name}`, [...(results.get(`${scenario.id}:${target.name}`) ?? []), result]);
       }
     }
@@ -279,7 +302,9 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
   const statistics = await prepareTables(admin, project.seeding.startedAt);
   log(statistics);
   const facts = await tableFacts(admin);
-  log(`tickets: table ${facts.tableMiB} MiB, indexes ${facts.indexesMiB} MiB (${facts.indexes.length}: ${facts.indexes.map((definition) => /INDEX (\S+)/.exec(definition)?.[1]).join(", ")})`);
+  log(
+    `tickets: table ${facts.tableMiB} MiB, indexes ${facts.indexesMiB} MiB (${facts.indexes.length}: ${facts.indexes.map((definition) => /INDEX (\S+)/.exec(definition)?.[1]).join(", ")})`,
+  );
   const plans = await explainQueries(admin);
   console.log(`\nquery plans (EXPLAIN ANALYZE of the app's statements, second run):\n${formatPlans(plans)}\n`);
 
@@ -288,10 +313,16 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
     ...sharedEnv,
     REDIS_URL,
     KV_KEY_PREFIX: keyPrefix,
-    BENCH_REFERENCE_CONFIG: JSON.stringify({ projectId: project.projectId, endpoints: { cached: project.endpoints.cached, uncached: project.endpoints.uncached, intake: project.endpoints.intake } }),
+    BENCH_REFERENCE_CONFIG: JSON.stringify({
+      projectId: project.projectId,
+      endpoints: { cached: project.endpoints.cached, uncached: project.endpoints.uncached, intake: project.endpoints.intake },
+    }),
   });
   const slugs = Object.fromEntries(Object.entries(project.endpoints).map(([key, endpoint]) => [key, endpoint.slug]));
-  const floor = startServer(context, "floor", "bench/reference/floor-server.ts", floorPort, { ...sharedEnv, FLOOR_CONFIG: JSON.stringify({ projectId: project.projectId, slugs }) });
+  const floor = startServer(context, "floor", "bench/reference/floor-server.ts", floorPort, {
+    ...sharedEnv,
+    FLOOR_CONFIG: JSON.stringify({ projectId: project.projectId, slugs }),
+  });
   await waitForHttp(`${reference.baseUrl}/health`, reference.process, 60_000);
   await waitForHttp(`${floor.baseUrl}/health`, floor.process, 60_000);
   log(`reference (pid ${reference.process.pid}, port ${referencePort}) and floor (pid ${floor.process.pid}, port ${floorPort}) listening`);
@@ -313,7 +344,9 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
       const body = scenario.body ? ` -H 'content-type: application/json' -d '${scenario.body}'` : "";
       const auth = scenario.via === "records API" ? ` -H 'authorization: Bearer ${project.readKeys[0]}'` : "";
       for (const target of targetsOf(run, scenario)) {
-        console.log(`scenario ${scenario.id} ${target.name.padEnd(9)} curl -X ${scenario.method} -H 'x-real-ip: 10.255.0.1'${auth}${body} '${target.baseUrl}${scenarioPath(project, scenario, ownerName(0))}'`);
+        console.log(
+          `scenario ${scenario.id} ${target.name.padEnd(9)} curl -X ${scenario.method} -H 'x-real-ip: 10.255.0.1'${auth}${body} '${target.baseUrl}${scenarioPath(project, scenario, ownerName(0))}'`,
+        );
       }
     }
     log(`serving (customer database ${customerDatabaseUrl}; logs in ${workDir}); Ctrl-C to stop and clean up`);
@@ -367,7 +400,9 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
       "app, reference and floor run one after the other on the same core; autocannon runs on another; PostgreSQL and Redis are not pinned",
       `tickets seeded through the ${project.seeding.through === "import" ? "import route (NDJSON)" : "record store (--seed-directly: the import route was missing; no import figures)"}`,
       "selective scenarios rotate over every owner, one per request; records API calls rotate over the read keys",
-      ...(scale ? [] : [`scale targets not judged: ${tickets === RECORDS_TARGETS.baselineRecords ? "this is the 1,000-record baseline" : "no records-1000.json beside the output"}`]),
+      ...(scale
+        ? []
+        : [`scale targets not judged: ${tickets === RECORDS_TARGETS.baselineRecords ? "this is the 1,000-record baseline" : "no records-1000.json beside the output"}`]),
     ],
   };
   writeReport(options.output, report);

@@ -20,12 +20,22 @@ async function main(): Promise<void> {
   if (!projectId || !Number.isInteger(tickets) || tickets < 1) throw new Error("usage: tsx bench/records/seed-directly.ts <projectId> <tickets>");
   const store = await getProjectRecordStore({ projectId });
   const started = performance.now();
-  const authors = await store.insertMany("authors", Array.from({ length: RECORDS_AUTHORS }, (_, index) => authorRecord(index)));
+  const authors = await store.insertMany(
+    "authors",
+    Array.from({ length: RECORDS_AUTHORS }, (_, index) => authorRecord(index)),
+  );
   const authorIds = authors.map((author) => author.id);
-  await store.insertMany("inbox", Array.from({ length: INBOX_RECORDS }, (_, index) => inboxRecord(index)));
+  await store.insertMany(
+    "inbox",
+    Array.from({ length: INBOX_RECORDS }, (_, index) => inboxRecord(index)),
+  );
   for (let from = 0; from < tickets; from += BATCH) {
     const to = Math.min(tickets, from + BATCH);
-    await store.insertMany("tickets", Array.from({ length: to - from }, (_, offset) => ticketRecord(from + offset, tickets, authorIds)), { timeoutMs: 60_000 });
+    await store.insertMany(
+      "tickets",
+      Array.from({ length: to - from }, (_, offset) => ticketRecord(from + offset, tickets, authorIds)),
+      { timeoutMs: 60_000 },
+    );
   }
   const seconds = (performance.now() - started) / 1000;
   process.stdout.write(`${JSON.stringify({ authors: authorIds.length, inbox: INBOX_RECORDS, tickets, seconds })}\n`);

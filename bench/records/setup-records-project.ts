@@ -52,14 +52,23 @@ function checkImported(label: string, expected: number, result: StreamedImport):
   }
 }
 
-async function seedThroughImport(options: { api: ManagementApi; baseUrl: string; projectId: string; key: string; tickets: number; importBatch: number; log: (line: string) => void }): Promise<ImportStats> {
+async function seedThroughImport(options: {
+  api: ManagementApi;
+  baseUrl: string;
+  projectId: string;
+  key: string;
+  tickets: number;
+  importBatch: number;
+  log: (line: string) => void;
+}): Promise<ImportStats> {
   const { api, log } = options;
   const importLines = (schema: string, lines: Iterable<string>) => streamImport({ baseUrl: options.baseUrl, projectId: options.projectId, schema, key: options.key, lines });
 
   checkImported("authors", RECORDS_AUTHORS, await importLines("authors", recordLines(0, RECORDS_AUTHORS, authorRecord)));
   const listed = await api.request("GET", `/records/authors?perPage=${RECORDS_AUTHORS}&sort=createdAt,id`);
   const authorIds = ((listed.json as { data?: Array<{ id: string }> } | null)?.data ?? []).map((author) => author.id);
-  if (authorIds.length !== RECORDS_AUTHORS) throw new Error(`GET /records/authors answered ${listed.status} with ${authorIds.length} authors instead of ${RECORDS_AUTHORS}: ${listed.text.slice(0, 300)}`);
+  if (authorIds.length !== RECORDS_AUTHORS)
+    throw new Error(`GET /records/authors answered ${listed.status} with ${authorIds.length} authors instead of ${RECORDS_AUTHORS}: ${listed.text.slice(0, 300)}`);
   checkImported("inbox", INBOX_RECORDS, await importLines("inbox", recordLines(0, INBOX_RECORDS, inboxRecord)));
   log(`${RECORDS_AUTHORS} authors and ${INBOX_RECORDS} inbox records imported`);
 
@@ -69,7 +78,10 @@ async function seedThroughImport(options: { api: ManagementApi; baseUrl: string;
   const started = performance.now();
   for (let from = 0; from < options.tickets; from += options.importBatch) {
     const to = Math.min(options.tickets, from + options.importBatch);
-    const result = await importLines("tickets", recordLines(from, to, (index) => ticketRecord(index, options.tickets, authorIds)));
+    const result = await importLines(
+      "tickets",
+      recordLines(from, to, (index) => ticketRecord(index, options.tickets, authorIds)),
+    );
     checkImported(`tickets ${from + 1}-${to}`, to - from, result);
     batches.push({ lines: result.lines, seconds: Math.round(result.seconds * 100) / 100 });
     bytes += result.bytes;
@@ -81,7 +93,16 @@ async function seedThroughImport(options: { api: ManagementApi; baseUrl: string;
     );
   }
   const seconds = (performance.now() - started) / 1000;
-  return { through: "import", tickets: options.tickets, startedAt, requests: batches.length, bytes, seconds: Math.round(seconds * 100) / 100, recordsPerSecond: Math.round(options.tickets / seconds), batches };
+  return {
+    through: "import",
+    tickets: options.tickets,
+    startedAt,
+    requests: batches.length,
+    bytes,
+    seconds: Math.round(seconds * 100) / 100,
+    recordsPerSecond: Math.round(options.tickets / seconds),
+    batches,
+  };
 }
 
 export async function setupRecordsProject(options: {
@@ -112,11 +133,28 @@ export async function setupRecordsProject(options: {
     seeding = await seedThroughImport({ api, baseUrl: options.baseUrl, projectId, key: key.key, tickets: options.tickets, importBatch: options.importBatch, log });
   } catch (error) {
     if (!(error instanceof ImportRouteMissing)) throw error;
-    if (!options.seedDirectly) throw new Error(`${error.message}. Build the app with the import route (npm run bench -- --records N --build), or pass --seed-directly to seed through the record store (development only).`);
+    if (!options.seedDirectly)
+      throw new Error(
+        `${error.message}. Build the app with the import route (npm run bench -- --records N --build), or pass --seed-directly to seed through the record store (development only).`,
+      );
     log(`${error.message}: seeding through the record store (--seed-directly; bench/records/seed-directly.ts)`);
     const startedAt = new Date().toISOString();
-    const seeded = await runJsonCommand<{ tickets: number; seconds: number }>("bench/records/seed-directly.ts", process.execPath, ["--import", "tsx", "bench/records/seed-directly.ts", projectId, String(options.tickets)], env);
-    seeding = { through: "record store", tickets: seeded.tickets, startedAt, requests: 0, bytes: 0, seconds: Math.round(seeded.seconds * 100) / 100, recordsPerSecond: Math.round(seeded.tickets / seeded.seconds), batches: [] };
+    const seeded = await runJsonCommand<{ tickets: number; seconds: number }>(
+      "bench/records/seed-directly.ts",
+      process.execPath,
+      ["--import", "tsx", "bench/records/seed-directly.ts", projectId, String(options.tickets)],
+      env,
+    );
+    seeding = {
+      through: "record store",
+      tickets: seeded.tickets,
+      startedAt,
+      requests: 0,
+      bytes: 0,
+      seconds: Math.round(seeded.seconds * 100) / 100,
+      recordsPerSecond: Math.round(seeded.tickets / seeded.seconds),
+      batches: [],
+    };
   }
   log(`${options.tickets.toLocaleString("en")} tickets seeded through the ${seeding.through} in ${seeding.seconds} s (${seeding.recordsPerSecond.toLocaleString("en")} records/s)`);
 
@@ -125,7 +163,11 @@ export async function setupRecordsProject(options: {
     const created = await api.create<{ id: string; slug: string; version?: number }>("/endpoints", definition);
     endpoints[name] = { id: created.id, slug: created.slug, version: created.version ?? 1 };
   }
-  log(`endpoints ${Object.values(endpoints).map((endpoint) => endpoint.slug).join(", ")} created`);
+  log(
+    `endpoints ${Object.values(endpoints)
+      .map((endpoint) => endpoint.slug)
+      .join(", ")} created`,
+  );
 
   const count = writeKeysFor(options.maxApiRate);
   const { keys } = await runJsonCommand<{ keys: Array<{ id: string; key: string }> }>(

@@ -75,7 +75,11 @@ async function startServer(pool: pg.Pool, connection: Redis, prefix: string): Pr
     const record = { id: newId("record"), ...values, createdAt: now, updatedAt: now };
     await pool.query(insert, [record.id, JSON.stringify(record)]);
     const eventId = newId("event");
-    await queue.add("record", { eventId, trigger: { event: "create", schema: "events", record }, queuedAt: new Date().toISOString() }, { jobId: `record-${eventId}`, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED });
+    await queue.add(
+      "record",
+      { eventId, trigger: { event: "create", schema: "events", record }, queuedAt: new Date().toISOString() },
+      { jobId: `record-${eventId}`, removeOnComplete: KEEP_COMPLETED, removeOnFail: KEEP_FAILED },
+    );
     send(res, 201, JSON.stringify(record));
   };
 

@@ -23,14 +23,7 @@ import pg from "pg";
 import { newId } from "@/lib/ids";
 import { LIST_QUERY_LIMITS } from "@/lib/records-service/parse-list-query";
 import { SELECTIVE_LIMIT, UNSELECTIVE_LIMIT } from "../records/records-fixtures";
-import {
-  insertStatementText,
-  newestTicketsWithAuthorStatement,
-  pageStatement,
-  pageWithTotalStatement,
-  valuesFor,
-  type Statement,
-} from "../records/records-statements";
+import { insertStatementText, newestTicketsWithAuthorStatement, pageStatement, pageWithTotalStatement, valuesFor, type Statement } from "../records/records-statements";
 import { readBody } from "./read-body";
 
 interface FloorConfig {

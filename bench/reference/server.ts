@@ -111,7 +111,16 @@ function preview(value: unknown): string | null {
 }
 
 /** The execution log, written after the response like the app's waitUntil. */
-function writeLog(route: { id: string; slug: string; method: string }, executionId: string, startedAt: Date, started: number, outcome: string, status: number, steps: StepLog[], body: unknown): void {
+function writeLog(
+  route: { id: string; slug: string; method: string },
+  executionId: string,
+  startedAt: Date,
+  started: number,
+  outcome: string,
+  status: number,
+  steps: StepLog[],
+  body: unknown,
+): void {
   const now = new Date().toISOString();
   const entry = {
     id: executionId,
@@ -125,7 +134,11 @@ function writeLog(route: { id: string; slug: string; method: string }, execution
     outcome,
     httpStatus: status,
     error: null,
-    steps: steps.map(({ output, ...step }) => ({ ...step, error: outcome === "stopped" && step.status === "stopped" ? "condition not met" : null, outputPreview: preview(output) })),
+    steps: steps.map(({ output, ...step }) => ({
+      ...step,
+      error: outcome === "stopped" && step.status === "stopped" ? "condition not met" : null,
+      outputPreview: preview(output),
+    })),
     request: { query: {}, body: preview(body) },
     createdAt: now,
     updatedAt: now,
@@ -171,7 +184,12 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     "x-ratelimit-reset": String(Math.ceil(limit.reset / 1000)),
   };
   if (!limit.success) {
-    return send(res, 429, { ...headers, "content-type": JSON_TYPE, "retry-after": String(Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000))) }, '{"error":"rate limit exceeded"}');
+    return send(
+      res,
+      429,
+      { ...headers, "content-type": JSON_TYPE, "retry-after": String(Math.max(1, Math.ceil((limit.reset - Date.now()) / 1000))) },
+      '{"error":"rate limit exceeded"}',
+    );
   }
 
   const executionId = newId("execution");

@@ -8,7 +8,16 @@ import { replayPayloadOf } from "@/lib/automations/replay-payload";
 import { previewSchedule } from "./schedule-preview";
 
 const STEPS = [
-  { type: "condition", name: null, enabled: true, continueOnError: false, checks: [{ left: "{{trigger.fields.email}}", operator: "exists" }], combinator: "all", stopStatus: null, stopBody: null },
+  {
+    type: "condition",
+    name: null,
+    enabled: true,
+    continueOnError: false,
+    checks: [{ left: "{{trigger.fields.email}}", operator: "exists" }],
+    combinator: "all",
+    stopStatus: null,
+    stopBody: null,
+  },
   { type: "create", name: "saved", enabled: true, continueOnError: false, schema: "leads", values: { email: "{{trigger.fields.email}}", score: 3 } },
   { type: "email", name: null, enabled: true, continueOnError: true, to: "ops@example.com", template: null, subject: "New lead", body: "{{trigger.fields.email}}", format: "text" },
 ];
@@ -28,12 +37,24 @@ const DEFINITIONS = {
       type: "record",
       schema: "tickets",
       events: ["create", "update"],
-      condition: { checks: [{ left: "{{trigger.record.status}}", operator: "equals", right: "closed" }, { left: "{{trigger.previous}}", operator: "exists" }], combinator: "any" },
+      condition: {
+        checks: [
+          { left: "{{trigger.record.status}}", operator: "equals", right: "closed" },
+          { left: "{{trigger.previous}}", operator: "exists" },
+        ],
+        combinator: "any",
+      },
     },
     steps: [],
     retry: { attempts: 0, backoffSeconds: 30 },
   },
-  schedule: { name: "Digest", enabled: true, trigger: { type: "schedule", cron: "0 9 * * 1-5", timezone: "Europe/Berlin" }, steps: STEPS.slice(2), retry: { attempts: 5, backoffSeconds: 3600 } },
+  schedule: {
+    name: "Digest",
+    enabled: true,
+    trigger: { type: "schedule", cron: "0 9 * * 1-5", timezone: "Europe/Berlin" },
+    steps: STEPS.slice(2),
+    retry: { attempts: 5, backoffSeconds: 3600 },
+  },
   manual: { name: "By hand", enabled: true, trigger: { type: "manual" }, steps: [], retry: { attempts: 0, backoffSeconds: 30 } },
 };
 

@@ -113,9 +113,21 @@ export function AutomationEditor({
         <CardHeader title="Automation" />
         <CardBody className="space-y-4">
           <FieldShell id="automation-name" label="Name" error={top("name")} className="max-w-xl">
-            <Input id="automation-name" value={draft.name} onChange={(event) => change({ name: event.target.value })} placeholder="Welcome new subscribers" invalid={Boolean(top("name"))} />
+            <Input
+              id="automation-name"
+              value={draft.name}
+              onChange={(event) => change({ name: event.target.value })}
+              placeholder="Welcome new subscribers"
+              invalid={Boolean(top("name"))}
+            />
           </FieldShell>
-          <Checkbox id="automation-enabled" label="Enabled" hint="A disabled automation's trigger starts no runs; Run now still works." checked={draft.enabled} onChange={(enabled) => change({ enabled })} />
+          <Checkbox
+            id="automation-enabled"
+            label="Enabled"
+            hint="A disabled automation's trigger starts no runs; Run now still works."
+            checked={draft.enabled}
+            onChange={(enabled) => change({ enabled })}
+          />
         </CardBody>
       </Card>
 
@@ -130,7 +142,14 @@ export function AutomationEditor({
                   key={type}
                   className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600 ${draft.triggerType === type ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}
                 >
-                  <input type="radio" name="automation-trigger" value={type} checked={draft.triggerType === type} onChange={() => change({ triggerType: type })} className="mt-0.5 accent-indigo-600" />
+                  <input
+                    type="radio"
+                    name="automation-trigger"
+                    value={type}
+                    checked={draft.triggerType === type}
+                    onChange={() => change({ triggerType: type })}
+                    className="mt-0.5 accent-indigo-600"
+                  />
                   <span>
                     <span className="font-medium text-slate-900">{TRIGGER_LABELS[type].label}</span>
                     <span className="block text-xs text-slate-500">{TRIGGER_LABELS[type].description}</span>
@@ -142,8 +161,12 @@ export function AutomationEditor({
           </fieldset>
           {draft.triggerType === "form" && <FormTriggerSettings draft={draft.form} change={(patch) => changeTrigger("form", patch)} issues={issues} savedForm={savedForm} />}
           {draft.triggerType === "record" && <RecordTriggerSettings draft={draft.record} change={(patch) => changeTrigger("record", patch)} issues={issues} schemas={schemas} />}
-          {draft.triggerType === "schedule" && <ScheduleTriggerSettings draft={draft.schedule} change={(patch) => changeTrigger("schedule", patch)} issues={issues} timeZones={timeZones} />}
-          {draft.triggerType === "manual" && <p className="text-sm text-slate-500">Nothing to set up: runs start from Run now on this page or from the API, with the JSON payload you give as {"{{trigger.…}}"}.</p>}
+          {draft.triggerType === "schedule" && (
+            <ScheduleTriggerSettings draft={draft.schedule} change={(patch) => changeTrigger("schedule", patch)} issues={issues} timeZones={timeZones} />
+          )}
+          {draft.triggerType === "manual" && (
+            <p className="text-sm text-slate-500">Nothing to set up: runs start from Run now on this page or from the API, with the JSON payload you give as {"{{trigger.…}}"}.</p>
+          )}
         </CardBody>
       </Card>
 
@@ -199,7 +222,11 @@ export function AutomationEditor({
         {notice && <Notice className="mb-3">{notice}</Notice>}
         <div className="flex items-center justify-between gap-3">
           <p className="text-xs text-slate-500">
-            {issues.length > 0 ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.` : automationId ? "Changes apply to the next run as soon as you save." : "Nothing runs until you save."}
+            {issues.length > 0
+              ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.`
+              : automationId
+                ? "Changes apply to the next run as soon as you save."
+                : "Nothing runs until you save."}
           </p>
           <Button onClick={submit} busy={pending}>
             {pending && <Spinner />}

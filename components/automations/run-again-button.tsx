@@ -10,7 +10,17 @@ import type { ActionResult } from "@/lib/http/action-result";
  * Queues a failed run's trigger payload again. When the log did not keep the payload whole, the
  * button is disabled and says why next to it (not only in a tooltip).
  */
-export function RunAgainButton({ projectId, label, disabledReason, action }: { projectId: string; label: string; disabledReason: string | null; action: () => Promise<ActionResult<{ executionId: string }>> }) {
+export function RunAgainButton({
+  projectId,
+  label,
+  disabledReason,
+  action,
+}: {
+  projectId: string;
+  label: string;
+  disabledReason: string | null;
+  action: () => Promise<ActionResult<{ executionId: string }>>;
+}) {
   const reasonId = useId();
   const [queued, setQueued] = useState<string>();
   const [error, setError] = useState<string>();

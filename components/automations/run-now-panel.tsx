@@ -24,7 +24,7 @@ export function parsePayload(text: string): { ok: true; payload: Record<string, 
   if (text.trim() === "") return { ok: true, payload: {} };
   try {
     const value = JSON.parse(text) as unknown;
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, message: "The payload must be a JSON object, such as {\"name\": \"Ada\"}." };
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return { ok: false, message: 'The payload must be a JSON object, such as {"name": "Ada"}.' };
     return { ok: true, payload: value as Record<string, unknown> };
   } catch {
     return { ok: false, message: "The payload is not valid JSON." };
@@ -35,7 +35,15 @@ export function parsePayload(text: string): { ok: true; payload: Record<string, 
  * Run now: queues a manual run of the saved automation (enabled or not) with a JSON payload the
  * flow reads as {{trigger.…}}, and links to the run's log. The run is real, which the panel says.
  */
-export function RunNowPanel({ projectId, triggerType, run }: { projectId: string; triggerType: TriggerType; run: (payload: Record<string, unknown>) => Promise<ActionResult<{ executionId: string }>> }) {
+export function RunNowPanel({
+  projectId,
+  triggerType,
+  run,
+}: {
+  projectId: string;
+  triggerType: TriggerType;
+  run: (payload: Record<string, unknown>) => Promise<ActionResult<{ executionId: string }>>;
+}) {
   const [text, setText] = useState(SAMPLE_PAYLOADS[triggerType]);
   const [problem, setProblem] = useState<{ field?: string; message?: string; issues: string[] }>();
   const [queued, setQueued] = useState<string>();
@@ -53,7 +61,9 @@ export function RunNowPanel({ projectId, triggerType, run }: { projectId: string
       const result = await run(parsed.payload);
       if (result.ok) return setQueued(result.data.executionId);
       const field = messageAt(result.issues, "payload");
-      const rest = result.issues.filter((issue) => issue.path !== "payload" && !issue.path.startsWith("payload.")).map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
+      const rest = result.issues
+        .filter((issue) => issue.path !== "payload" && !issue.path.startsWith("payload."))
+        .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message));
       setProblem({ field, message: field ? undefined : result.error, issues: rest });
     });
   }
@@ -61,18 +71,30 @@ export function RunNowPanel({ projectId, triggerType, run }: { projectId: string
   const hint = "Read by the flow as {{trigger.…}}. At most 100 KB.";
   return (
     <Card aria-labelledby="run-now-heading">
-      <CardHeader title={<span id="run-now-heading">Run now</span>} description="Queues a run of the saved automation with this payload, whatever its trigger and even while it is disabled." />
+      <CardHeader
+        title={<span id="run-now-heading">Run now</span>}
+        description="Queues a run of the saved automation with this payload, whatever its trigger and even while it is disabled."
+      />
       <CardBody className="space-y-4">
         <div role="note" className="flex gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2.5 text-sm text-amber-950">
           <span aria-hidden="true" className="font-bold">
             !
           </span>
           <p>
-            <strong>Runs are real.</strong> Create and update steps write records, emails are sent and HTTP requests and webhooks are made. Unsaved changes in the editor are not used: save first.
+            <strong>Runs are real.</strong> Create and update steps write records, emails are sent and HTTP requests and webhooks are made. Unsaved changes in the editor are not
+            used: save first.
           </p>
         </div>
         <FieldShell id="run-payload" label="Payload (JSON)" error={problem?.field} hint={hint}>
-          <Textarea id="run-payload" rows={6} mono value={text} onChange={(event) => setText(event.target.value)} invalid={Boolean(problem?.field)} aria-describedby={describedBy("run-payload", hint, problem?.field)} />
+          <Textarea
+            id="run-payload"
+            rows={6}
+            mono
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            invalid={Boolean(problem?.field)}
+            aria-describedby={describedBy("run-payload", hint, problem?.field)}
+          />
         </FieldShell>
         <FormError message={problem?.message} issues={problem?.issues} />
         {queued && (

@@ -20,7 +20,17 @@ export function previewSchedule(schedule: { cron: string; timezone: string }, fr
 /** A fire time as the owner reads it: in the schedule's own zone, to the minute. */
 export function formatScheduleTime(date: Date, timezone: string): string {
   try {
-    return new Intl.DateTimeFormat("en-US", { weekday: "short", year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", timeZone: timezone, timeZoneName: "short" }).format(date);
+    return new Intl.DateTimeFormat("en-US", {
+      weekday: "short",
+      year: "numeric",
+      month: "short",
+      day: "numeric",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: timezone,
+      timeZoneName: "short",
+    }).format(date);
   } catch {
     return date.toISOString();
   }

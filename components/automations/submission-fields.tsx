@@ -4,7 +4,7 @@ const MAX_FIELDS_SHOWN = 8;
 const MAX_VALUE_CHARS = 200;
 
 function valueText(value: unknown): string {
-  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "null";
+  const text = typeof value === "string" ? value : (JSON.stringify(value) ?? "null");
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
 }
 

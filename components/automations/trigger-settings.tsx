@@ -39,11 +39,37 @@ export function FormTriggerSettings({
   return (
     <div className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <FieldShell id="trigger-form" label="Form slug" error={error("form")} hint="Lowercase letters, digits and dashes; unique in the project. It is part of the form's public URL.">
-          <Input id="trigger-form" value={draft.form} onChange={(event) => change({ form: event.target.value })} placeholder="contact" className="font-mono" autoComplete="off" invalid={Boolean(error("form"))} />
+        <FieldShell
+          id="trigger-form"
+          label="Form slug"
+          error={error("form")}
+          hint="Lowercase letters, digits and dashes; unique in the project. It is part of the form's public URL."
+        >
+          <Input
+            id="trigger-form"
+            value={draft.form}
+            onChange={(event) => change({ form: event.target.value })}
+            placeholder="contact"
+            className="font-mono"
+            autoComplete="off"
+            invalid={Boolean(error("form"))}
+          />
         </FieldShell>
-        <FieldShell id="trigger-honeypot" label="Honeypot field" error={error("honeypot")} hint="Optional: a field people leave empty. Submissions that fill it are answered as accepted and dropped.">
-          <Input id="trigger-honeypot" value={draft.honeypot} onChange={(event) => change({ honeypot: event.target.value })} placeholder="website" className="font-mono" autoComplete="off" invalid={Boolean(error("honeypot"))} />
+        <FieldShell
+          id="trigger-honeypot"
+          label="Honeypot field"
+          error={error("honeypot")}
+          hint="Optional: a field people leave empty. Submissions that fill it are answered as accepted and dropped."
+        >
+          <Input
+            id="trigger-honeypot"
+            value={draft.honeypot}
+            onChange={(event) => change({ honeypot: event.target.value })}
+            placeholder="website"
+            className="font-mono"
+            autoComplete="off"
+            invalid={Boolean(error("honeypot"))}
+          />
         </FieldShell>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -59,8 +85,21 @@ export function FormTriggerSettings({
             aria-describedby={describedBy("trigger-origins", originsHint, error("allowedOrigins"))}
           />
         </FieldShell>
-        <FieldShell id="trigger-redirect" label="Redirect URL" error={error("redirectUrl")} hint="Optional: where a browser is sent after an HTML form post (303). Fixed here, never taken from the submission.">
-          <Input id="trigger-redirect" type="url" value={draft.redirectUrl} onChange={(event) => change({ redirectUrl: event.target.value })} placeholder="https://shop.example/thanks" className="font-mono" invalid={Boolean(error("redirectUrl"))} />
+        <FieldShell
+          id="trigger-redirect"
+          label="Redirect URL"
+          error={error("redirectUrl")}
+          hint="Optional: where a browser is sent after an HTML form post (303). Fixed here, never taken from the submission."
+        >
+          <Input
+            id="trigger-redirect"
+            type="url"
+            value={draft.redirectUrl}
+            onChange={(event) => change({ redirectUrl: event.target.value })}
+            placeholder="https://shop.example/thanks"
+            className="font-mono"
+            invalid={Boolean(error("redirectUrl"))}
+          />
         </FieldShell>
       </div>
       {savedForm ? (
@@ -113,7 +152,12 @@ export function RecordTriggerSettings({
   return (
     <div className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        <FieldShell id="trigger-schema" label="Schema" error={error("schema")} hint={records.length === 0 ? "This project has no schemas yet: create one under Schemas." : "Changes to its records start a run."}>
+        <FieldShell
+          id="trigger-schema"
+          label="Schema"
+          error={error("schema")}
+          hint={records.length === 0 ? "This project has no schemas yet: create one under Schemas." : "Changes to its records start a run."}
+        >
           <Select id="trigger-schema" value={draft.schema} onChange={(event) => change({ schema: event.target.value })} invalid={Boolean(error("schema"))} className="font-mono">
             <option value="">Choose a schema…</option>
             {records.map((schema) => (
@@ -150,7 +194,9 @@ export function RecordTriggerSettings({
         label="Only when checks pass"
         hint="Checks read the event: {{trigger.event}}, {{trigger.record.<field>}}, {{trigger.previous.<field>}}."
         checked={draft.conditional}
-        onChange={(conditional) => change({ conditional, checks: conditional && draft.checks.length === 0 ? [{ key: newKey("check"), left: "", operator: "equals", right: "" }] : draft.checks })}
+        onChange={(conditional) =>
+          change({ conditional, checks: conditional && draft.checks.length === 0 ? [{ key: newKey("check"), left: "", operator: "equals", right: "" }] : draft.checks })
+        }
       />
       {draft.conditional && (
         <div className="space-y-4 rounded-lg border border-slate-200 p-4">
@@ -203,7 +249,8 @@ export function ScheduleTriggerSettings({
   const zoneError = local("timezone") ?? (preview?.ok ? undefined : messageAt(issues, "trigger.timezone"));
   const cronHint = (
     <>
-      Five fields: minute hour day-of-month month day-of-week. <code className="font-mono">0 9 * * 1-5</code> is 09:00 on weekdays, <code className="font-mono">*/15 * * * *</code> every 15 minutes.
+      Five fields: minute hour day-of-month month day-of-week. <code className="font-mono">0 9 * * 1-5</code> is 09:00 on weekdays, <code className="font-mono">*/15 * * * *</code>{" "}
+      every 15 minutes.
     </>
   );
   return (
@@ -223,7 +270,13 @@ export function ScheduleTriggerSettings({
           />
         </FieldShell>
         <FieldShell id="trigger-timezone" label="Time zone" error={zoneError}>
-          <Select id="trigger-timezone" value={draft.timezone} onChange={(event) => change({ timezone: event.target.value })} invalid={Boolean(zoneError)} aria-describedby={describedBy("trigger-timezone", false, zoneError)}>
+          <Select
+            id="trigger-timezone"
+            value={draft.timezone}
+            onChange={(event) => change({ timezone: event.target.value })}
+            invalid={Boolean(zoneError)}
+            aria-describedby={describedBy("trigger-timezone", false, zoneError)}
+          >
             {timeZones.map((zone) => (
               <option key={zone} value={zone}>
                 {zone}

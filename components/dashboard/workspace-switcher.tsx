@@ -30,9 +30,7 @@ export function WorkspaceSwitcher({ workspaces }: { workspaces: SwitcherWorkspac
 
   return (
     <details ref={ref} className="group relative min-w-12">
-      <summary
-        className="flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden"
-      >
+      <summary className="flex cursor-pointer list-none items-center gap-1.5 rounded-md px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 [&::-webkit-details-marker]:hidden">
         <span className="max-w-48 truncate">{current?.name ?? "Workspaces"}</span>
         <span className="sr-only">: switch workspace</span>
         <svg viewBox="0 0 20 20" className="size-4 text-slate-400" fill="currentColor" aria-hidden="true">

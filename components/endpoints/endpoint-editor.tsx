@@ -3,7 +3,14 @@
 import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import type { ErrorIssue } from "@/lib/errors";
-import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointAuthMode, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-definition";
+import {
+  ENDPOINT_AUTH_MODES,
+  ENDPOINT_METHODS,
+  RESPONSE_CONTENT_TYPES,
+  type EndpointAuthMode,
+  type EndpointMethod,
+  type ResponseContentType,
+} from "@/lib/endpoints/endpoint-definition";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -115,7 +122,13 @@ export function EndpointEditor({
     const keys = draft.steps.map((step) => step.key);
     const result = await actions.testRun({ endpoint: toEndpointInput(draft), ...request, endpointId });
     if (result.ok) setIssues([]);
-    else setIssues(placeIssues(result.issues.filter((issue) => issue.path.startsWith("endpoint")), keys));
+    else
+      setIssues(
+        placeIssues(
+          result.issues.filter((issue) => issue.path.startsWith("endpoint")),
+          keys,
+        ),
+      );
     return result;
   }
 
@@ -127,7 +140,9 @@ export function EndpointEditor({
   const authSchemas = schemas.filter((schema) => schema.kind === "auth");
   const url = `${invocationBase}${draft.slug.trim() || "<slug>"}`;
   const cacheable = canCache(draft);
-  const cacheChoices = CACHE_CHOICES.some((choice) => choice.seconds === draft.cacheSeconds) ? CACHE_CHOICES : [...CACHE_CHOICES, { seconds: draft.cacheSeconds, label: `${draft.cacheSeconds} seconds` }];
+  const cacheChoices = CACHE_CHOICES.some((choice) => choice.seconds === draft.cacheSeconds)
+    ? CACHE_CHOICES
+    : [...CACHE_CHOICES, { seconds: draft.cacheSeconds, label: `${draft.cacheSeconds} seconds` }];
 
   return (
     <div className="space-y-6">
@@ -153,7 +168,15 @@ export function EndpointEditor({
               </Select>
             </FieldShell>
             <FieldShell id="endpoint-slug" label="Slug" error={top("slug")} hint="Lowercase letters, digits and dashes. The same slug may exist once per method.">
-              <Input id="endpoint-slug" value={draft.slug} onChange={(event) => change({ slug: event.target.value })} placeholder="open-tickets" className="font-mono" autoComplete="off" invalid={Boolean(top("slug"))} />
+              <Input
+                id="endpoint-slug"
+                value={draft.slug}
+                onChange={(event) => change({ slug: event.target.value })}
+                placeholder="open-tickets"
+                className="font-mono"
+                autoComplete="off"
+                invalid={Boolean(top("slug"))}
+              />
             </FieldShell>
           </div>
           <div className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2">
@@ -174,8 +197,18 @@ export function EndpointEditor({
             <legend className="sr-only">Who may call it</legend>
             <div className="grid gap-2 sm:grid-cols-3">
               {ENDPOINT_AUTH_MODES.map((mode) => (
-                <label key={mode} className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${draft.auth === mode ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}>
-                  <input type="radio" name="endpoint-auth" value={mode} checked={draft.auth === mode} onChange={() => change({ auth: mode as EndpointAuthMode })} className="mt-0.5 accent-indigo-600" />
+                <label
+                  key={mode}
+                  className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${draft.auth === mode ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}
+                >
+                  <input
+                    type="radio"
+                    name="endpoint-auth"
+                    value={mode}
+                    checked={draft.auth === mode}
+                    onChange={() => change({ auth: mode as EndpointAuthMode })}
+                    className="mt-0.5 accent-indigo-600"
+                  />
                   <span>
                     <span className="font-medium text-slate-900">{AUTH_MODE_LABELS[mode].label}</span>
                     <span className="block text-xs text-slate-500">{AUTH_MODE_LABELS[mode].description}</span>
@@ -186,8 +219,19 @@ export function EndpointEditor({
             {top("auth") && <p className="mt-1 text-sm text-rose-700">{top("auth")}</p>}
           </fieldset>
           {draft.auth === "end_user" && (
-            <FieldShell id="endpoint-auth-schema" label="Auth schema" error={top("authSchema")} hint={authSchemas.length === 0 ? "This project has no auth schema yet: create one under Schemas (kind Auth)." : "Tokens from this schema's login are accepted."}>
-              <Select id="endpoint-auth-schema" value={draft.authSchema} onChange={(event) => change({ authSchema: event.target.value })} invalid={Boolean(top("authSchema"))} className="max-w-sm font-mono">
+            <FieldShell
+              id="endpoint-auth-schema"
+              label="Auth schema"
+              error={top("authSchema")}
+              hint={authSchemas.length === 0 ? "This project has no auth schema yet: create one under Schemas (kind Auth)." : "Tokens from this schema's login are accepted."}
+            >
+              <Select
+                id="endpoint-auth-schema"
+                value={draft.authSchema}
+                onChange={(event) => change({ authSchema: event.target.value })}
+                invalid={Boolean(top("authSchema"))}
+                className="max-w-sm font-mono"
+              >
                 <option value="">Choose an auth schema…</option>
                 {authSchemas.map((schema) => (
                   <option key={schema.name} value={schema.name}>
@@ -220,9 +264,18 @@ export function EndpointEditor({
               id="endpoint-cache"
               label="Cache responses for"
               error={top("cacheSeconds")}
-              hint={cacheable ? "Repeated calls with the same query string are answered from the cache. Saving or disabling clears it." : "Only public GET endpoints can cache responses."}
+              hint={
+                cacheable
+                  ? "Repeated calls with the same query string are answered from the cache. Saving or disabling clears it."
+                  : "Only public GET endpoints can cache responses."
+              }
             >
-              <Select id="endpoint-cache" value={cacheable ? draft.cacheSeconds : 0} disabled={!cacheable} onChange={(event) => change({ cacheSeconds: Number(event.target.value) })}>
+              <Select
+                id="endpoint-cache"
+                value={cacheable ? draft.cacheSeconds : 0}
+                disabled={!cacheable}
+                onChange={(event) => change({ cacheSeconds: Number(event.target.value) })}
+              >
                 {cacheChoices.map((choice) => (
                   <option key={choice.seconds} value={choice.seconds}>
                     {choice.label}
@@ -256,10 +309,22 @@ export function EndpointEditor({
         <CardBody className="space-y-4">
           <div className="grid gap-4 sm:grid-cols-[9rem_16rem]">
             <FieldShell id="response-status" label="Status" error={top("response.status")}>
-              <Input id="response-status" type="number" min={200} max={599} value={draft.response.status} onChange={(event) => changeResponse({ status: event.target.value })} invalid={Boolean(top("response.status"))} />
+              <Input
+                id="response-status"
+                type="number"
+                min={200}
+                max={599}
+                value={draft.response.status}
+                onChange={(event) => changeResponse({ status: event.target.value })}
+                invalid={Boolean(top("response.status"))}
+              />
             </FieldShell>
             <FieldShell id="response-content-type" label="Content type" error={top("response.contentType")}>
-              <Select id="response-content-type" value={draft.response.contentType} onChange={(event) => changeResponse({ contentType: event.target.value as ResponseContentType })}>
+              <Select
+                id="response-content-type"
+                value={draft.response.contentType}
+                onChange={(event) => changeResponse({ contentType: event.target.value as ResponseContentType })}
+              >
                 {RESPONSE_CONTENT_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {type}
@@ -274,7 +339,15 @@ export function EndpointEditor({
             error={top("response.body")}
             hint={draft.response.contentType === "application/json" ? "Served as JSON when the rendered text is JSON, else as a string." : "Served verbatim."}
           >
-            <Textarea id="response-body" rows={5} mono value={draft.response.body} onChange={(event) => changeResponse({ body: event.target.value })} placeholder='{"count": {{steps.tickets.length}}, "data": {{steps.tickets}}}' invalid={Boolean(top("response.body"))} />
+            <Textarea
+              id="response-body"
+              rows={5}
+              mono
+              value={draft.response.body}
+              onChange={(event) => changeResponse({ body: event.target.value })}
+              placeholder='{"count": {{steps.tickets.length}}, "data": {{steps.tickets}}}'
+              invalid={Boolean(top("response.body"))}
+            />
           </FieldShell>
           <KeyValueRows
             id="response-headers"
@@ -296,7 +369,13 @@ export function EndpointEditor({
         <FormError message={error} issues={unplaced} className="mb-3" />
         {notice && <Notice className="mb-3">{notice}</Notice>}
         <div className="flex items-center justify-between gap-3">
-          <p className="text-xs text-slate-500">{issues.length > 0 ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.` : endpointId ? "Changes apply to callers as soon as you save." : "Nothing is live until you save."}</p>
+          <p className="text-xs text-slate-500">
+            {issues.length > 0
+              ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.`
+              : endpointId
+                ? "Changes apply to callers as soon as you save."
+                : "Nothing is live until you save."}
+          </p>
           <Button onClick={save} busy={pending}>
             {pending && <Spinner />}
             {endpointId ? "Save endpoint" : "Create endpoint"}

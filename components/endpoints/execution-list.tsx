@@ -35,7 +35,17 @@ function hrefWith(path: string, filters: ExecutionFilters): string {
   return query ? `${path}?${query}` : path;
 }
 
-function FilterLinks<T extends { value: string | undefined; label: string }>({ label, options, current, href }: { label: string; options: readonly T[]; current: string | undefined; href: (value: string | undefined) => string }) {
+function FilterLinks<T extends { value: string | undefined; label: string }>({
+  label,
+  options,
+  current,
+  href,
+}: {
+  label: string;
+  options: readonly T[];
+  current: string | undefined;
+  href: (value: string | undefined) => string;
+}) {
   return (
     <nav aria-label={label} className="inline-flex rounded-lg border border-slate-200 bg-white p-0.5 text-sm shadow-sm">
       {options.map((option) => {
@@ -105,34 +115,51 @@ export function ExecutionList({
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
         <FilterLinks label="Filter by outcome" options={OUTCOME_FILTERS} current={filters.outcome} href={(outcome) => hrefWith(path, { source: filters.source, outcome })} />
-        {showSourceFilter && <FilterLinks label="Filter by source" options={SOURCE_FILTERS} current={filters.source} href={(source) => hrefWith(path, { outcome: filters.outcome, source })} />}
+        {showSourceFilter && (
+          <FilterLinks label="Filter by source" options={SOURCE_FILTERS} current={filters.source} href={(source) => hrefWith(path, { outcome: filters.outcome, source })} />
+        )}
       </div>
       <Card>
         {entries.length === 0 ? (
           <CardBody>
-            <EmptyState
-              title={filters.outcome || filters.source || filters.before ? "No runs match" : "No runs yet"}
-              description={emptyDescription}
-            />
+            <EmptyState title={filters.outcome || filters.source || filters.before ? "No runs match" : "No runs yet"} description={emptyDescription} />
           </CardBody>
         ) : (
           <div className="overflow-x-auto">
             <table className="w-full text-left text-sm">
               <thead className="border-b border-slate-100 text-xs whitespace-nowrap uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-5 py-2 font-medium">When</th>
+                  <th scope="col" className="px-5 py-2 font-medium">
+                    When
+                  </th>
                   {automation ? (
                     <>
-                      <th scope="col" className="px-3 py-2 font-medium">Trigger</th>
-                      <th scope="col" className="px-3 py-2 text-right font-medium">Attempt</th>
+                      <th scope="col" className="px-3 py-2 font-medium">
+                        Trigger
+                      </th>
+                      <th scope="col" className="px-3 py-2 text-right font-medium">
+                        Attempt
+                      </th>
                     </>
                   ) : (
-                    <th scope="col" className="px-3 py-2 font-medium">Source</th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Source
+                    </th>
                   )}
-                  <th scope="col" className="px-3 py-2 font-medium">Outcome</th>
-                  {!automation && <th scope="col" className="px-3 py-2 text-right font-medium">Status</th>}
-                  <th scope="col" className="px-3 py-2 text-right font-medium">Duration</th>
-                  <th scope="col" className="px-5 py-2 font-medium">{automation ? "Error" : "Steps"}</th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Outcome
+                  </th>
+                  {!automation && (
+                    <th scope="col" className="px-3 py-2 text-right font-medium">
+                      Status
+                    </th>
+                  )}
+                  <th scope="col" className="px-3 py-2 text-right font-medium">
+                    Duration
+                  </th>
+                  <th scope="col" className="px-5 py-2 font-medium">
+                    {automation ? "Error" : "Steps"}
+                  </th>
                   {actions && (
                     <th scope="col" className="px-5 py-2 font-medium">
                       <span className="sr-only">Actions</span>
@@ -180,7 +207,11 @@ export function ExecutionList({
                       <td className="px-3 py-2.5 text-right text-xs whitespace-nowrap tabular-nums text-slate-600">{formatDuration(entry.durationMs)}</td>
                       <td className="max-w-xs truncate px-5 py-2.5 text-xs text-slate-500" title={error ?? undefined}>
                         {automation ? (
-                          error ? <span className="block max-w-xs truncate text-rose-700">{error}</span> : "—"
+                          error ? (
+                            <span className="block max-w-xs truncate text-rose-700">{error}</span>
+                          ) : (
+                            "—"
+                          )
                         ) : failedStep ? (
                           <span className="text-rose-700">
                             Step {failedStep.index + 1}: {failedStep.error}

@@ -24,7 +24,21 @@ export function Textarea({ className, invalid, mono, ...props }: TextareaHTMLAtt
 }
 
 /** A label above a control, a hint under it (hidden while there is an error) and the error. */
-export function FieldShell({ id, label, hint, error, children, className }: { id: string; label: ReactNode; hint?: ReactNode; error?: string; children: ReactNode; className?: string }) {
+export function FieldShell({
+  id,
+  label,
+  hint,
+  error,
+  children,
+  className,
+}: {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+  className?: string;
+}) {
   return (
     <div className={className}>
       <Label htmlFor={id}>{label}</Label>
@@ -80,7 +94,19 @@ export function Checkbox({
 }
 
 /** A small square icon button (move up/down, remove) with a name for screen readers. */
-export function IconButton({ label, onClick, disabled, children, tone = "neutral" }: { label: string; onClick: () => void; disabled?: boolean; children: ReactNode; tone?: "neutral" | "danger" }) {
+export function IconButton({
+  label,
+  onClick,
+  disabled,
+  children,
+  tone = "neutral",
+}: {
+  label: string;
+  onClick: () => void;
+  disabled?: boolean;
+  children: ReactNode;
+  tone?: "neutral" | "danger";
+}) {
   return (
     <button
       type="button"
@@ -102,7 +128,11 @@ export function IconButton({ label, onClick, disabled, children, tone = "neutral
 export function ArrowUpIcon() {
   return (
     <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
-      <path fillRule="evenodd" d="M10 17a.75.75 0 0 1-.75-.75V5.612L5.29 9.77a.75.75 0 0 1-1.08-1.04l5.25-5.5a.75.75 0 0 1 1.08 0l5.25 5.5a.75.75 0 1 1-1.08 1.04l-3.96-4.158V16.25A.75.75 0 0 1 10 17Z" clipRule="evenodd" />
+      <path
+        fillRule="evenodd"
+        d="M10 17a.75.75 0 0 1-.75-.75V5.612L5.29 9.77a.75.75 0 0 1-1.08-1.04l5.25-5.5a.75.75 0 0 1 1.08 0l5.25 5.5a.75.75 0 1 1-1.08 1.04l-3.96-4.158V16.25A.75.75 0 0 1 10 17Z"
+        clipRule="evenodd"
+      />
     </svg>
   );
 }
@@ -110,7 +140,11 @@ export function ArrowUpIcon() {
 export function ArrowDownIcon() {
   return (
     <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
-      <path fillRule="evenodd" d="M10 3a.75.75 0 0 1 .75.75v10.638l3.96-4.158a.75.75 0 1 1 1.08 1.04l-5.25 5.5a.75.75 0 0 1-1.08 0l-5.25-5.5a.75.75 0 1 1 1.08-1.04l3.96 4.158V3.75A.75.75 0 0 1 10 3Z" clipRule="evenodd" />
+      <path
+        fillRule="evenodd"
+        d="M10 3a.75.75 0 0 1 .75.75v10.638l3.96-4.158a.75.75 0 1 1 1.08 1.04l-5.25 5.5a.75.75 0 0 1-1.08 0l-5.25-5.5a.75.75 0 1 1 1.08-1.04l3.96 4.158V3.75A.75.75 0 0 1 10 3Z"
+        clipRule="evenodd"
+      />
     </svg>
   );
 }

@@ -100,7 +100,11 @@ export function ImportExportButtons({
           {exportError}
         </span>
       )}
-      {done && <span role="status" className="text-sm text-emerald-700">{done}</span>}
+      {done && (
+        <span role="status" className="text-sm text-emerald-700">
+          {done}
+        </span>
+      )}
       <Button variant="secondary" size="sm" onClick={download} disabled={exporting}>
         {exporting && <Spinner />}
         Export
@@ -110,7 +114,13 @@ export function ImportExportButtons({
       </Button>
       <Dialog open={open} onClose={() => setOpen(false)} title={`Import ${noun}`} description={NOUNS[noun].description}>
         <div className="space-y-3">
-          <input type="file" accept="application/json,.json" onChange={readFile} aria-label="Upload an export file" className="block w-full text-sm text-slate-600 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-50" />
+          <input
+            type="file"
+            accept="application/json,.json"
+            onChange={readFile}
+            aria-label="Upload an export file"
+            className="block w-full text-sm text-slate-600 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-50"
+          />
           <label htmlFor="import-document" className="sr-only">
             Export document
           </label>

@@ -70,17 +70,36 @@ export function KeyValueRows({
                         {row.name && !nameOptions.includes(row.name) && <option value={row.name}>{row.name}</option>}
                       </Select>
                     ) : (
-                      <Input id={`${rowId}-name`} value={row.name} onChange={(event) => set(row.key, { name: event.target.value })} placeholder={namePlaceholder} invalid={Boolean(error)} className="font-mono" autoComplete="off" />
+                      <Input
+                        id={`${rowId}-name`}
+                        value={row.name}
+                        onChange={(event) => set(row.key, { name: event.target.value })}
+                        placeholder={namePlaceholder}
+                        invalid={Boolean(error)}
+                        className="font-mono"
+                        autoComplete="off"
+                      />
                     )}
                   </div>
                   <div className="min-w-0 flex-1">
                     <label htmlFor={`${rowId}-value`} className="sr-only">
                       {`${valueLabel} ${index + 1}`}
                     </label>
-                    <Input id={`${rowId}-value`} value={row.value} onChange={(event) => set(row.key, { value: event.target.value })} placeholder={valuePlaceholder} className="font-mono" autoComplete="off" />
+                    <Input
+                      id={`${rowId}-value`}
+                      value={row.value}
+                      onChange={(event) => set(row.key, { value: event.target.value })}
+                      placeholder={valuePlaceholder}
+                      className="font-mono"
+                      autoComplete="off"
+                    />
                   </div>
                   <div className="pt-1">
-                    <IconButton label={`Remove ${nameLabel.toLowerCase()} ${index + 1}`} tone="danger" onClick={() => onChange(rows.filter((candidate) => candidate.key !== row.key))}>
+                    <IconButton
+                      label={`Remove ${nameLabel.toLowerCase()} ${index + 1}`}
+                      tone="danger"
+                      onClick={() => onChange(rows.filter((candidate) => candidate.key !== row.key))}
+                    >
                       <TrashIcon />
                     </IconButton>
                   </div>

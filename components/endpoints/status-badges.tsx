@@ -29,7 +29,13 @@ const METHOD_COLORS: Record<string, string> = {
 
 export function MethodBadge({ method, className }: { method: string; className?: string }) {
   return (
-    <span className={cn("inline-flex w-16 justify-center rounded px-1.5 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset", METHOD_COLORS[method] ?? "bg-slate-100 text-slate-700 ring-slate-200", className)}>
+    <span
+      className={cn(
+        "inline-flex w-16 justify-center rounded px-1.5 py-0.5 font-mono text-xs font-semibold ring-1 ring-inset",
+        METHOD_COLORS[method] ?? "bg-slate-100 text-slate-700 ring-slate-200",
+        className,
+      )}
+    >
       {method}
     </span>
   );

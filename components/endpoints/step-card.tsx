@@ -81,7 +81,15 @@ export function StepCard({
               error={nameError}
               hint={step.name.trim() ? `Used as {{steps.${step.name.trim()}}}` : "Optional: name the output to use it later."}
             >
-              <Input id={`${step.key}-output`} value={step.name} onChange={(event) => onChange({ name: event.target.value })} placeholder="tickets" className="font-mono" autoComplete="off" invalid={Boolean(nameError)} />
+              <Input
+                id={`${step.key}-output`}
+                value={step.name}
+                onChange={(event) => onChange({ name: event.target.value })}
+                placeholder="tickets"
+                className="font-mono"
+                autoComplete="off"
+                invalid={Boolean(nameError)}
+              />
             </FieldShell>
             <div className="flex flex-wrap gap-x-6 gap-y-2 pb-6">{toggles}</div>
           </div>

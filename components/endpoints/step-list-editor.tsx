@@ -88,7 +88,13 @@ export function StepListEditor({
     onStepRemoved?.(key);
   }
   function addStep() {
-    setSteps((current) => [...current, newStepDraft(newKind, current.map((step) => step.name))]);
+    setSteps((current) => [
+      ...current,
+      newStepDraft(
+        newKind,
+        current.map((step) => step.name),
+      ),
+    ]);
   }
 
   const stepsIssue = issues.find((issue) => issue.path === "steps" || /^steps\.\d+$/.test(issue.path))?.message;

@@ -99,7 +99,9 @@ function fieldNamesOf(schemas: readonly EditorSchema[], name: string, options: {
 
 function FiltersInput({ props, required }: { props: SettingsProps; required?: boolean }) {
   const { text, set, id, error } = useSetting(props);
-  const hint = required ? "One field=value per line; the first record matching all of them is updated." : "One field=value per line; records must match all of them. Empty: every record.";
+  const hint = required
+    ? "One field=value per line; the first record matching all of them is updated."
+    : "One field=value per line; records must match all of them. Empty: every record.";
   return (
     <FieldShell id={id("filters")} label="Filters" error={error("filters")} hint={hint}>
       <Textarea
@@ -126,10 +128,9 @@ function IndexAdvice({ props }: { props: SettingsProps }) {
   const schema = props.schemas.find((candidate) => candidate.name === text("schema"));
   if (!schema) return null;
   const unindexed = unindexedQueryFields(schema, { filters: props.step.settings.filters, sort: props.step.type === "query" ? props.step.settings.sort : null });
-  const parts = [
-    unindexed.filters.length > 0 ? `filters on ${quoted(unindexed.filters)}` : null,
-    unindexed.sort !== null ? `sorts by "${unindexed.sort}"` : null,
-  ].filter((part): part is string => part !== null);
+  const parts = [unindexed.filters.length > 0 ? `filters on ${quoted(unindexed.filters)}` : null, unindexed.sort !== null ? `sorts by "${unindexed.sort}"` : null].filter(
+    (part): part is string => part !== null,
+  );
   if (parts.length === 0) return null;
   const fields = [...new Set([...unindexed.filters, ...(unindexed.sort === null ? [] : [unindexed.sort])])];
   return (
@@ -152,7 +153,15 @@ function QuerySettings(props: SettingsProps) {
       <SchemaPicker props={props} />
       <div className="grid grid-cols-2 gap-3">
         <FieldShell id={id("limit")} label="Limit" error={error("limit")} hint={`At most ${FLOW_LIMITS.maxQueryLimit}.`}>
-          <Input id={id("limit")} type="number" min={1} max={FLOW_LIMITS.maxQueryLimit} value={text("limit")} onChange={(event) => set("limit", event.target.value)} invalid={Boolean(error("limit"))} />
+          <Input
+            id={id("limit")}
+            type="number"
+            min={1}
+            max={FLOW_LIMITS.maxQueryLimit}
+            value={text("limit")}
+            onChange={(event) => set("limit", event.target.value)}
+            invalid={Boolean(error("limit"))}
+          />
         </FieldShell>
         <FieldShell id={id("sort")} label="Sort" error={error("sort")}>
           <Select id={id("sort")} value={sort} onChange={(event) => set("sort", event.target.value)} invalid={Boolean(error("sort"))}>
@@ -235,10 +244,26 @@ function ConditionSettings(props: SettingsProps) {
           </Select>
         </FieldShell>
         <FieldShell id={id("stopStatus")} label="Stop status" error={error("stopStatus")} hint="Default 422.">
-          <Input id={id("stopStatus")} type="number" min={200} max={599} value={text("stopStatus")} onChange={(event) => set("stopStatus", event.target.value)} placeholder="422" invalid={Boolean(error("stopStatus"))} />
+          <Input
+            id={id("stopStatus")}
+            type="number"
+            min={200}
+            max={599}
+            value={text("stopStatus")}
+            onChange={(event) => set("stopStatus", event.target.value)}
+            placeholder="422"
+            invalid={Boolean(error("stopStatus"))}
+          />
         </FieldShell>
         <FieldShell id={id("stopBody")} label="Stop body" error={error("stopBody")} hint='Default {"error":"condition not met"}.'>
-          <Input id={id("stopBody")} value={text("stopBody")} onChange={(event) => set("stopBody", event.target.value)} placeholder='{"error": "status is required"}' className="font-mono" invalid={Boolean(error("stopBody"))} />
+          <Input
+            id={id("stopBody")}
+            value={text("stopBody")}
+            onChange={(event) => set("stopBody", event.target.value)}
+            placeholder='{"error": "status is required"}'
+            className="font-mono"
+            invalid={Boolean(error("stopBody"))}
+          />
         </FieldShell>
       </div>
     </div>
@@ -281,7 +306,14 @@ export function ConditionChecks({
               <div className="flex items-start gap-2">
                 <div className="min-w-0 flex-1">
                   <label htmlFor={`${checkId}-left`} className="sr-only">{`Check ${index + 1} left side`}</label>
-                  <Input id={`${checkId}-left`} value={check.left} onChange={(event) => updateCheck(check.key, { left: event.target.value })} placeholder={leftPlaceholder} className="font-mono" invalid={Boolean(messageAt(checkIssues, "left"))} />
+                  <Input
+                    id={`${checkId}-left`}
+                    value={check.left}
+                    onChange={(event) => updateCheck(check.key, { left: event.target.value })}
+                    placeholder={leftPlaceholder}
+                    className="font-mono"
+                    invalid={Boolean(messageAt(checkIssues, "left"))}
+                  />
                 </div>
                 <div className="w-44 shrink-0">
                   <label htmlFor={`${checkId}-operator`} className="sr-only">{`Check ${index + 1} operator`}</label>
@@ -297,7 +329,14 @@ export function ConditionChecks({
                   {!unary && (
                     <>
                       <label htmlFor={`${checkId}-right`} className="sr-only">{`Check ${index + 1} right side`}</label>
-                      <Input id={`${checkId}-right`} value={check.right} onChange={(event) => updateCheck(check.key, { right: event.target.value })} placeholder="open" className="font-mono" invalid={Boolean(messageAt(checkIssues, "right"))} />
+                      <Input
+                        id={`${checkId}-right`}
+                        value={check.right}
+                        onChange={(event) => updateCheck(check.key, { right: event.target.value })}
+                        placeholder="open"
+                        className="font-mono"
+                        invalid={Boolean(messageAt(checkIssues, "right"))}
+                      />
                     </>
                   )}
                 </div>
@@ -307,7 +346,9 @@ export function ConditionChecks({
                   </IconButton>
                 </div>
               </div>
-              {checkIssues.length > 0 && <FieldError id={`${checkId}-error`} message={checkIssues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ")} />}
+              {checkIssues.length > 0 && (
+                <FieldError id={`${checkId}-error`} message={checkIssues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ")} />
+              )}
             </div>
           );
         })}
@@ -387,14 +428,34 @@ function HttpSettings(props: SettingsProps) {
             ))}
           </Select>
         </FieldShell>
-        <FieldShell id={id("url")} label="URL" error={error("url")} hint="Placeholders are allowed; the output is {status, ok, body}. Private addresses are blocked. Keys go in {{secrets.NAME}} (project settings → Secrets).">
-          <Input id={id("url")} value={text("url")} onChange={(event) => set("url", event.target.value)} placeholder="https://api.example.com/items/{{body.id}}" className="font-mono" invalid={Boolean(error("url"))} />
+        <FieldShell
+          id={id("url")}
+          label="URL"
+          error={error("url")}
+          hint="Placeholders are allowed; the output is {status, ok, body}. Private addresses are blocked. Keys go in {{secrets.NAME}} (project settings → Secrets)."
+        >
+          <Input
+            id={id("url")}
+            value={text("url")}
+            onChange={(event) => set("url", event.target.value)}
+            placeholder="https://api.example.com/items/{{body.id}}"
+            className="font-mono"
+            invalid={Boolean(error("url"))}
+          />
         </FieldShell>
       </div>
       <HeadersRows {...props} />
       {method !== "GET" || text("body") !== "" ? (
         <FieldShell id={id("body")} label="Body" error={error("body")} hint="A template; JSON unless you set another content-type header.">
-          <Textarea id={id("body")} rows={4} mono value={text("body")} onChange={(event) => set("body", event.target.value)} placeholder='{"title": "{{body.title}}"}' invalid={Boolean(error("body"))} />
+          <Textarea
+            id={id("body")}
+            rows={4}
+            mono
+            value={text("body")}
+            onChange={(event) => set("body", event.target.value)}
+            placeholder='{"title": "{{body.title}}"}'
+            invalid={Boolean(error("body"))}
+          />
         </FieldShell>
       ) : (
         <p className="text-xs text-slate-500">GET requests have no body.</p>
@@ -408,11 +469,26 @@ function WebhookSettings(props: SettingsProps) {
   return (
     <div className="space-y-4">
       <FieldShell id={id("url")} label="URL" error={error("url")} hint="Receives a POST; the reply is not awaited or captured.">
-        <Input id={id("url")} value={text("url")} onChange={(event) => set("url", event.target.value)} placeholder="https://hooks.example.com/new-ticket" className="font-mono" invalid={Boolean(error("url"))} />
+        <Input
+          id={id("url")}
+          value={text("url")}
+          onChange={(event) => set("url", event.target.value)}
+          placeholder="https://hooks.example.com/new-ticket"
+          className="font-mono"
+          invalid={Boolean(error("url"))}
+        />
       </FieldShell>
       <HeadersRows {...props} />
       <FieldShell id={id("body")} label="Body" error={error("body")} hint="Empty: the whole trigger payload as JSON.">
-        <Textarea id={id("body")} rows={4} mono value={text("body")} onChange={(event) => set("body", event.target.value)} placeholder='{"ticket": {{steps.create1}}}' invalid={Boolean(error("body"))} />
+        <Textarea
+          id={id("body")}
+          rows={4}
+          mono
+          value={text("body")}
+          onChange={(event) => set("body", event.target.value)}
+          placeholder='{"ticket": {{steps.create1}}}'
+          invalid={Boolean(error("body"))}
+        />
       </FieldShell>
     </div>
   );
@@ -425,7 +501,14 @@ function EmailSettings(props: SettingsProps) {
     <div className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <FieldShell id={id("to")} label="To" error={error("to")} hint="Addresses separated by commas; placeholders allowed.">
-          <Input id={id("to")} value={text("to")} onChange={(event) => set("to", event.target.value)} placeholder="{{body.email}}" className="font-mono" invalid={Boolean(error("to"))} />
+          <Input
+            id={id("to")}
+            value={text("to")}
+            onChange={(event) => set("to", event.target.value)}
+            placeholder="{{body.email}}"
+            className="font-mono"
+            invalid={Boolean(error("to"))}
+          />
         </FieldShell>
         <FieldShell id={id("template")} label="Content" error={error("template")}>
           <Select id={id("template")} value={template} onChange={(event) => set("template", event.target.value)}>
@@ -443,7 +526,13 @@ function EmailSettings(props: SettingsProps) {
         <>
           <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
             <FieldShell id={id("subject")} label="Subject" error={error("subject")}>
-              <Input id={id("subject")} value={text("subject")} onChange={(event) => set("subject", event.target.value)} placeholder="Thanks, {{body.name}}" invalid={Boolean(error("subject"))} />
+              <Input
+                id={id("subject")}
+                value={text("subject")}
+                onChange={(event) => set("subject", event.target.value)}
+                placeholder="Thanks, {{body.name}}"
+                invalid={Boolean(error("subject"))}
+              />
             </FieldShell>
             <FieldShell id={id("format")} label="Format" error={error("format")}>
               <Select id={id("format")} value={text("format") || "text"} onChange={(event) => set("format", event.target.value)}>
@@ -453,7 +542,14 @@ function EmailSettings(props: SettingsProps) {
             </FieldShell>
           </div>
           <FieldShell id={id("body")} label="Body" error={error("body")} hint={text("format") === "html" ? "Values placed into HTML are escaped." : undefined}>
-            <Textarea id={id("body")} rows={5} value={text("body")} onChange={(event) => set("body", event.target.value)} placeholder={"Hello {{body.name}},\n\nWe received your request."} invalid={Boolean(error("body"))} />
+            <Textarea
+              id={id("body")}
+              rows={5}
+              value={text("body")}
+              onChange={(event) => set("body", event.target.value)}
+              placeholder={"Hello {{body.name}},\n\nWe received your request."}
+              invalid={Boolean(error("body"))}
+            />
           </FieldShell>
         </>
       )}

@@ -92,8 +92,8 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
             !
           </span>
           <p>
-            <strong>Test runs run for real.</strong> Create and update steps write records to your database, emails are sent and HTTP requests and webhooks are made. Use sample data you
-            can delete. The run is logged as a test run.
+            <strong>Test runs run for real.</strong> Create and update steps write records to your database, emails are sent and HTTP requests and webhooks are made. Use sample
+            data you can delete. The run is logged as a test run.
           </p>
         </div>
         <div className="grid gap-4 sm:grid-cols-2">
@@ -105,7 +105,12 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
               <Input id="test-query" value={queryText} onChange={(event) => setQueryText(event.target.value)} placeholder="status=open&page=2" className="font-mono" />
             </FieldShell>
             {endUser && (
-              <FieldShell id="test-user" label="Sample end user (JSON)" error={messageAt(requestIssues, "user")} hint="Available as {{user.…}}; a real call takes it from the caller's token.">
+              <FieldShell
+                id="test-user"
+                label="Sample end user (JSON)"
+                error={messageAt(requestIssues, "user")}
+                hint="Available as {{user.…}}; a real call takes it from the caller's token."
+              >
                 <Textarea id="test-user" rows={4} mono value={userText} onChange={(event) => setUserText(event.target.value)} />
               </FieldShell>
             )}
@@ -123,7 +128,11 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
         </div>
         {/* Present before any run, so that screen readers announce what changes in it. */}
         <p role="status" className="sr-only">
-          {pending ? "Running the test…" : result ? `Test run ${result.outcome}: answered ${result.response.status}, ${result.steps.length} ${result.steps.length === 1 ? "step" : "steps"}.` : ""}
+          {pending
+            ? "Running the test…"
+            : result
+              ? `Test run ${result.outcome}: answered ${result.response.status}, ${result.steps.length} ${result.steps.length === 1 ? "step" : "steps"}.`
+              : ""}
         </p>
 
         {result && (

@@ -8,7 +8,10 @@ import { EMPTY_FORM_STATE, type ActionResult, type FormState } from "@/lib/http/
  * reset the form: what the user typed (a connection URL, a password) stays in the browser and never
  * needs to travel back in the action's answer. With `resetOnSuccess` the form clears after success.
  */
-export function useFormAction<T = undefined>(action: (previous: FormState<T>, formData: FormData) => Promise<ActionResult<T> | FormState<T>>, options: { resetOnSuccess?: boolean } = {}) {
+export function useFormAction<T = undefined>(
+  action: (previous: FormState<T>, formData: FormData) => Promise<ActionResult<T> | FormState<T>>,
+  options: { resetOnSuccess?: boolean } = {},
+) {
   const [state, dispatch, pending] = useActionState<FormState<T>, FormData>(action, EMPTY_FORM_STATE);
   const formRef = useRef<HTMLFormElement>(null);
   const { resetOnSuccess } = options;

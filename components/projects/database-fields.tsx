@@ -17,7 +17,12 @@ export interface ConnectionTestOutcome {
 
 const CHOICES: Array<{ kind: DatabaseKind; title: string; description: string; placeholder?: string }> = [
   { kind: "local", title: "Built-in local database", description: "Stored with Flowpoint. Nothing to set up; good for trying things out." },
-  { kind: "postgres", title: "PostgreSQL", description: "Your own PostgreSQL server, records kept as JSONB documents.", placeholder: "postgres://user:password@db.example.com:5432/app" },
+  {
+    kind: "postgres",
+    title: "PostgreSQL",
+    description: "Your own PostgreSQL server, records kept as JSONB documents.",
+    placeholder: "postgres://user:password@db.example.com:5432/app",
+  },
   { kind: "mongodb", title: "MongoDB", description: "Your own MongoDB or Atlas cluster.", placeholder: "mongodb+srv://user:password@cluster0.example.mongodb.net/app" },
 ];
 
@@ -109,7 +114,8 @@ export function DatabaseFields({
             aria-describedby={`${id}-url-hint${urlError ? ` ${id}-url-error` : ""}`}
           />
           <p id={`${id}-url-hint`} className="mt-1 text-xs text-slate-500">
-            {kind === "postgres" ? "Starts with postgres:// or postgresql://." : "Starts with mongodb:// or mongodb+srv://."} Stored encrypted; afterwards only a masked form is shown.
+            {kind === "postgres" ? "Starts with postgres:// or postgresql://." : "Starts with mongodb:// or mongodb+srv://."} Stored encrypted; afterwards only a masked form is
+            shown.
           </p>
           <FieldError id={`${id}-url-error`} message={urlError} />
         </div>
@@ -117,18 +123,18 @@ export function DatabaseFields({
       {kind === "local" && !canTestLocal ? (
         <p className="text-sm text-slate-500">Nothing to configure: the built-in database is created with the project.</p>
       ) : (
-      <div className="flex flex-wrap items-center gap-3">
-        <Button variant="secondary" size="sm" onClick={runTest} disabled={testing || (kind !== "local" && url.trim() === "")}>
-          {testing && <Spinner />}
-          Test connection
-        </Button>
-        {outcome && (
-          <p role="status" className={cn("flex items-center gap-1.5 text-sm", outcome.ok ? "text-emerald-700" : "text-rose-700")}>
-            <span aria-hidden="true">{outcome.ok ? "✓" : "✕"}</span>
-            {outcome.message}
-          </p>
-        )}
-      </div>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button variant="secondary" size="sm" onClick={runTest} disabled={testing || (kind !== "local" && url.trim() === "")}>
+            {testing && <Spinner />}
+            Test connection
+          </Button>
+          {outcome && (
+            <p role="status" className={cn("flex items-center gap-1.5 text-sm", outcome.ok ? "text-emerald-700" : "text-rose-700")}>
+              <span aria-hidden="true">{outcome.ok ? "✓" : "✕"}</span>
+              {outcome.message}
+            </p>
+          )}
+        </div>
       )}
     </fieldset>
   );

@@ -13,7 +13,15 @@ import type { ActionResult } from "@/lib/http/action-result";
  * schema has records the first attempt answers how many, and a second, explicit confirmation
  * deletes them with it.
  */
-export function DeleteSchemaButton({ projectId, name, action }: { projectId: string; name: string; action: (confirm: boolean) => Promise<ActionResult<{ deletedRecords: number }>> }) {
+export function DeleteSchemaButton({
+  projectId,
+  name,
+  action,
+}: {
+  projectId: string;
+  name: string;
+  action: (confirm: boolean) => Promise<ActionResult<{ deletedRecords: number }>>;
+}) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [recordsWarning, setRecordsWarning] = useState<string>();
@@ -38,8 +46,7 @@ export function DeleteSchemaButton({ projectId, name, action }: { projectId: str
       if (result.code === "conflict" && result.issues.some((issue) => issue.path === "confirm")) {
         const count = /(\d+) records?/.exec(result.error)?.[1];
         setRecordsWarning(count ? `${name} still has ${count === "1" ? "1 record" : `${count} records`}.` : result.error);
-      }
-      else setError({ message: result.error, issues: result.issues.map((issue) => issue.message) });
+      } else setError({ message: result.error, issues: result.issues.map((issue) => issue.message) });
     });
   }
 

@@ -83,7 +83,13 @@ export function FieldOptions({
             </Select>
           </FieldShell>
           <div className="flex items-end pb-2">
-            <Checkbox id={id("many")} label="Many records" hint="A list of related records instead of one." checked={draft.many} onChange={(many) => onChange({ many, unique: many ? false : draft.unique, indexed: many ? false : draft.indexed })} />
+            <Checkbox
+              id={id("many")}
+              label="Many records"
+              hint="A list of related records instead of one."
+              checked={draft.many}
+              onChange={(many) => onChange({ many, unique: many ? false : draft.unique, indexed: many ? false : draft.indexed })}
+            />
           </div>
         </>
       )}
@@ -102,7 +108,13 @@ export function FieldOptions({
             </Select>
           </FieldShell>
           <div className="flex items-end pb-2">
-            <Checkbox id={id("repeatable")} label="Repeatable" hint="An ordered list of items instead of one." checked={draft.repeatable} onChange={(repeatable) => onChange({ repeatable })} />
+            <Checkbox
+              id={id("repeatable")}
+              label="Repeatable"
+              hint="An ordered list of items instead of one."
+              checked={draft.repeatable}
+              onChange={(repeatable) => onChange({ repeatable })}
+            />
           </div>
         </>
       )}
@@ -131,18 +143,48 @@ export function FieldOptions({
 
       {draft.type === "file" && (
         <>
-          <FieldShell id={id("accept")} label="Accepted types" hint="MIME types or extensions, separated by commas: image/*, application/pdf, .pdf. Empty: any." error={error("accept")}>
-            <Input id={id("accept")} value={draft.accept} onChange={(event) => onChange({ accept: event.target.value })} placeholder="image/*, .pdf" invalid={Boolean(error("accept"))} />
+          <FieldShell
+            id={id("accept")}
+            label="Accepted types"
+            hint="MIME types or extensions, separated by commas: image/*, application/pdf, .pdf. Empty: any."
+            error={error("accept")}
+          >
+            <Input
+              id={id("accept")}
+              value={draft.accept}
+              onChange={(event) => onChange({ accept: event.target.value })}
+              placeholder="image/*, .pdf"
+              invalid={Boolean(error("accept"))}
+            />
           </FieldShell>
           <FieldShell id={id("maxMegabytes")} label="Largest file (MB)" hint="Empty: the platform's limit." error={error("maxBytes")}>
-            <Input id={id("maxMegabytes")} inputMode="decimal" value={draft.maxMegabytes} onChange={(event) => onChange({ maxMegabytes: event.target.value })} invalid={Boolean(error("maxBytes"))} />
+            <Input
+              id={id("maxMegabytes")}
+              inputMode="decimal"
+              value={draft.maxMegabytes}
+              onChange={(event) => onChange({ maxMegabytes: event.target.value })}
+              invalid={Boolean(error("maxBytes"))}
+            />
           </FieldShell>
         </>
       )}
 
       {options.pattern && (
-        <FieldShell id={id("pattern")} label="Pattern" hint="A regular expression the value must match; add ^ and $ to match the whole value." error={error("pattern")} className="sm:col-span-2">
-          <Input id={id("pattern")} value={draft.pattern} onChange={(event) => onChange({ pattern: event.target.value })} placeholder="^[A-Z]{3}-\d+$" className="font-mono" invalid={Boolean(error("pattern"))} />
+        <FieldShell
+          id={id("pattern")}
+          label="Pattern"
+          hint="A regular expression the value must match; add ^ and $ to match the whole value."
+          error={error("pattern")}
+          className="sm:col-span-2"
+        >
+          <Input
+            id={id("pattern")}
+            value={draft.pattern}
+            onChange={(event) => onChange({ pattern: event.target.value })}
+            placeholder="^[A-Z]{3}-\d+$"
+            className="font-mono"
+            invalid={Boolean(error("pattern"))}
+          />
         </FieldShell>
       )}
 
@@ -155,7 +197,13 @@ export function FieldOptions({
         .map((option) => (
           <div key={option} className="flex items-end pb-2 sm:col-span-2">
             <div>
-              <Checkbox id={id(option)} label={INDEX_OPTIONS[option].label} hint={INDEX_OPTIONS[option].hint} checked={draft[option]} onChange={(on) => onChange({ [option]: on })} />
+              <Checkbox
+                id={id(option)}
+                label={INDEX_OPTIONS[option].label}
+                hint={INDEX_OPTIONS[option].hint}
+                checked={draft[option]}
+                onChange={(on) => onChange({ [option]: on })}
+              />
               <FieldError id={id(`${option}-error`)} message={error(option)} />
             </div>
           </div>
@@ -164,7 +212,19 @@ export function FieldOptions({
   );
 }
 
-function BoundInput({ draft, which, id, error, onChange }: { draft: FieldDraft; which: "min" | "max"; id: string; error?: string; onChange: (patch: Partial<FieldDraft>) => void }) {
+function BoundInput({
+  draft,
+  which,
+  id,
+  error,
+  onChange,
+}: {
+  draft: FieldDraft;
+  which: "min" | "max";
+  id: string;
+  error?: string;
+  onChange: (patch: Partial<FieldDraft>) => void;
+}) {
   const options = fieldOptions(draft, "collection");
   const isDate = draft.type === "datetime";
   const label =

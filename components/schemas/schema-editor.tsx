@@ -157,15 +157,27 @@ export function SchemaEditor({
 
   const topError = (path: string) => messageAt(issues, path);
   const placedTop = new Set(["name", "kind"]);
-  const unplaced = issues.filter((issue) => !issue.path.startsWith("@") && !placedTop.has(issue.path.split(".")[0] ?? "")).map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : capitalize(issue.message)));
+  const unplaced = issues
+    .filter((issue) => !issue.path.startsWith("@") && !placedTop.has(issue.path.split(".")[0] ?? ""))
+    .map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : capitalize(issue.message)));
   const recordKinds = kind !== "component";
 
   return (
     <div className="space-y-6">
       <Card>
-        <CardHeader title="Schema" description={creating ? "The name is how the API, relations and flows refer to it; it cannot change later." : "The name and kind are fixed: records are stored under the name."} />
+        <CardHeader
+          title="Schema"
+          description={
+            creating ? "The name is how the API, relations and flows refer to it; it cannot change later." : "The name and kind are fixed: records are stored under the name."
+          }
+        />
         <CardBody className="space-y-5">
-          <FieldShell id="schema-name" label="Schema name" error={topError("name")} hint={creating ? "Lowercase letters, digits and underscores, starting with a letter: tickets, blog_posts." : undefined}>
+          <FieldShell
+            id="schema-name"
+            label="Schema name"
+            error={topError("name")}
+            hint={creating ? "Lowercase letters, digits and underscores, starting with a letter: tickets, blog_posts." : undefined}
+          >
             <Input
               id="schema-name"
               value={name}
@@ -185,7 +197,15 @@ export function SchemaEditor({
                   key={option}
                   className={`flex gap-2 rounded-lg border p-3 text-sm ${kind === option ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200"} ${creating ? "cursor-pointer" : "cursor-not-allowed opacity-70"}`}
                 >
-                  <input type="radio" name="schema-kind" value={option} checked={kind === option} disabled={!creating} onChange={() => (edited(), setKind(option))} className="mt-0.5 accent-indigo-600" />
+                  <input
+                    type="radio"
+                    name="schema-kind"
+                    value={option}
+                    checked={kind === option}
+                    disabled={!creating}
+                    onChange={() => (edited(), setKind(option))}
+                    className="mt-0.5 accent-indigo-600"
+                  />
                   <span>
                     <span className="font-medium text-slate-900">{SCHEMA_KIND_LABELS[option].label}</span>
                     <span className="block text-xs text-slate-500">{SCHEMA_KIND_LABELS[option].description}</span>
@@ -201,18 +221,14 @@ export function SchemaEditor({
       <Card aria-labelledby="fields-heading">
         <CardHeader
           title={<span id="fields-heading">Fields</span>}
-          description={
-            recordKinds
-              ? "Every record also has id, createdAt and updatedAt, written by the server."
-              : "The fields of each item wherever this component is used."
-          }
+          description={recordKinds ? "Every record also has id, createdAt and updatedAt, written by the server." : "The fields of each item wherever this component is used."}
           actions={<Badge>{fields.length === 1 ? "1 field" : `${fields.length} fields`}</Badge>}
         />
         <CardBody className="space-y-3">
           {kind === "auth" && (
             <div className="rounded-lg border border-dashed border-slate-300 bg-slate-50 px-4 py-3 text-sm text-slate-600">
-              Built in: <code className="font-mono text-xs">email</code> (required, unique), <code className="font-mono text-xs">emailVerified</code> and the password, which is stored
-              hashed and never answered.
+              Built in: <code className="font-mono text-xs">email</code> (required, unique), <code className="font-mono text-xs">emailVerified</code> and the password, which is
+              stored hashed and never answered.
             </div>
           )}
           {fields.length === 0 && <p className="py-4 text-center text-sm text-slate-500">No fields yet. Add the first one below.</p>}
@@ -224,7 +240,15 @@ export function SchemaEditor({
             return (
               <fieldset key={field.key} aria-label={label} className="rounded-lg border border-slate-200 bg-white">
                 <div className="grid items-start gap-3 p-4 sm:grid-cols-[minmax(0,1fr)_13rem_auto]">
-                  <FieldShell id={`${field.key}-name`} label="Name" error={messageAt(fieldIssues, "name") ?? (fieldIssues.some((issue) => issue.path === "") ? capitalize(fieldIssues.find((issue) => issue.path === "")!.message) : undefined)} hint={renamed ? `Renamed from ${field.savedName}` : undefined}>
+                  <FieldShell
+                    id={`${field.key}-name`}
+                    label="Name"
+                    error={
+                      messageAt(fieldIssues, "name") ??
+                      (fieldIssues.some((issue) => issue.path === "") ? capitalize(fieldIssues.find((issue) => issue.path === "")!.message) : undefined)
+                    }
+                    hint={renamed ? `Renamed from ${field.savedName}` : undefined}
+                  >
                     <Input
                       id={`${field.key}-name`}
                       value={field.name}
@@ -236,7 +260,11 @@ export function SchemaEditor({
                     />
                   </FieldShell>
                   <FieldShell id={`${field.key}-type`} label="Type" error={messageAt(fieldIssues, "type")}>
-                    <Select id={`${field.key}-type`} value={field.type} onChange={(event) => update(field.key, { type: event.target.value as FieldType, unique: false, indexed: false, defaultText: "", min: "", max: "" })}>
+                    <Select
+                      id={`${field.key}-type`}
+                      value={field.type}
+                      onChange={(event) => update(field.key, { type: event.target.value as FieldType, unique: false, indexed: false, defaultText: "", min: "", max: "" })}
+                    >
                       {FIELD_TYPES.map((type) => (
                         <option key={type} value={type}>
                           {FIELD_TYPE_LABELS[type]}
@@ -277,7 +305,13 @@ export function SchemaEditor({
                 </div>
                 {open && (
                   <div id={`${field.key}-options`} className="border-t border-slate-100 p-4">
-                    <FieldOptions draft={field} kind={kind} schemas={schemas.filter((schema) => schema.name !== name)} issues={fieldIssues} onChange={(patch) => update(field.key, patch)} />
+                    <FieldOptions
+                      draft={field}
+                      kind={kind}
+                      schemas={schemas.filter((schema) => schema.name !== name)}
+                      issues={fieldIssues}
+                      onChange={(patch) => update(field.key, patch)}
+                    />
                   </div>
                 )}
               </fieldset>

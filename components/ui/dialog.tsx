@@ -7,19 +7,7 @@ import { Button } from "./button";
  * A modal on the native <dialog> element: focus trapping, Escape and the backdrop come from the
  * browser. The parent owns `open` so that a finished action can close it.
  */
-export function Dialog({
-  open,
-  onClose,
-  title,
-  description,
-  children,
-}: {
-  open: boolean;
-  onClose: () => void;
-  title: string;
-  description?: ReactNode;
-  children: ReactNode;
-}) {
+export function Dialog({ open, onClose, title, description, children }: { open: boolean; onClose: () => void; title: string; description?: ReactNode; children: ReactNode }) {
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

@@ -4,13 +4,7 @@ import { Label } from "./label";
 import { FieldError } from "./form-error";
 
 /** Label, input, hint and error wired together with ids, so that the label names the input and the error describes it. */
-export function TextField({
-  id,
-  label,
-  hint,
-  error,
-  ...inputProps
-}: InputProps & { id: string; label: ReactNode; hint?: ReactNode; error?: string }) {
+export function TextField({ id, label, hint, error, ...inputProps }: InputProps & { id: string; label: ReactNode; hint?: ReactNode; error?: string }) {
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
     <div>

@@ -11,13 +11,7 @@ export interface InputProps extends InputHTMLAttributes<HTMLInputElement> {
 
 /** Its height comes from padding, not a fixed h-10: Chromium clips low glyphs (a monospace "_") in fixed-height inputs. */
 export function Input({ className, invalid, ...props }: InputProps) {
-  return (
-    <input
-      aria-invalid={invalid || undefined}
-      className={cn(FIELD, "py-2.25", invalid ? "border-rose-400" : "border-slate-300", className)}
-      {...props}
-    />
-  );
+  return <input aria-invalid={invalid || undefined} className={cn(FIELD, "py-2.25", invalid ? "border-rose-400" : "border-slate-300", className)} {...props} />;
 }
 
 export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
@@ -25,11 +19,5 @@ export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
 }
 
 export function Select({ className, invalid, ...props }: SelectProps) {
-  return (
-    <select
-      aria-invalid={invalid || undefined}
-      className={cn(FIELD, "h-10 pr-8", invalid ? "border-rose-400" : "border-slate-300", className)}
-      {...props}
-    />
-  );
+  return <select aria-invalid={invalid || undefined} className={cn(FIELD, "h-10 pr-8", invalid ? "border-rose-400" : "border-slate-300", className)} {...props} />;
 }

@@ -9,10 +9,7 @@ import type { AuthenticatedUser } from "./authenticate-user";
 
 export const changePasswordInput = z.object({
   currentPassword: z.string().min(1, "enter your current password").max(PASSWORD_RULES.maxLength),
-  newPassword: z
-    .string()
-    .min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`)
-    .max(PASSWORD_RULES.maxLength),
+  newPassword: z.string().min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`).max(PASSWORD_RULES.maxLength),
 });
 
 /**

@@ -15,10 +15,7 @@ export const emailSchema = z
 
 export const signUpInput = z.object({
   email: emailSchema,
-  password: z
-    .string()
-    .min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`)
-    .max(PASSWORD_RULES.maxLength),
+  password: z.string().min(PASSWORD_RULES.minLength, `must be at least ${PASSWORD_RULES.minLength} characters`).max(PASSWORD_RULES.maxLength),
   name: z.string().trim().max(100).optional(),
 });
 

@@ -13,7 +13,11 @@ export async function upsertGithubUser(options: { githubId: string; email: strin
   const email = options.email.trim().toLowerCase();
   const [byGithub] = await db.select().from(users).where(eq(users.githubId, options.githubId)).limit(1);
   if (byGithub) return { id: byGithub.id, email: byGithub.email, name: byGithub.name, sessionVersion: byGithub.sessionVersion };
-  const [byEmail] = await db.select().from(users).where(sql`lower(${users.email}) = ${email}`).limit(1);
+  const [byEmail] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
   if (byEmail) {
     await db.update(users).set({ githubId: options.githubId }).where(eq(users.id, byEmail.id));
     return { id: byEmail.id, email: byEmail.email, name: byEmail.name, sessionVersion: byEmail.sessionVersion };

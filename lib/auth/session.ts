@@ -94,11 +94,7 @@ async function findSessionUser(claims: JWT): Promise<SessionUser | null> {
   const signedInAt = typeof claims.authTime === "number" ? claims.authTime : typeof claims.iat === "number" ? claims.iat : 0;
   if (Date.now() / 1000 - signedInAt > SESSION_ABSOLUTE_LIFETIME_SECONDS) return null;
   const db = await getPlatformDb();
-  const [user] = await db
-    .select({ id: users.id, email: users.email, name: users.name, sessionVersion: users.sessionVersion })
-    .from(users)
-    .where(eq(users.id, claims.uid))
-    .limit(1);
+  const [user] = await db.select({ id: users.id, email: users.email, name: users.name, sessionVersion: users.sessionVersion }).from(users).where(eq(users.id, claims.uid)).limit(1);
   // Tokens issued before sessionVersion existed count as version 0, the column's default.
   const version = typeof claims.sv === "number" ? claims.sv : 0;
   if (!user || user.sessionVersion !== version) return null;

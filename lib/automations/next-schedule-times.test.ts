@@ -12,9 +12,7 @@ describe("nextScheduleTimes", () => {
       "2025-06-01T10:15:00.000Z",
       "2025-06-01T10:20:00.000Z",
     ]);
-    expect(iso(nextScheduleTimes({ cron: "*/5 * * * *", timezone: "UTC", count: 1, from: new Date("2025-06-01T10:04:59.999Z") }))).toEqual([
-      "2025-06-01T10:05:00.000Z",
-    ]);
+    expect(iso(nextScheduleTimes({ cron: "*/5 * * * *", timezone: "UTC", count: 1, from: new Date("2025-06-01T10:04:59.999Z") }))).toEqual(["2025-06-01T10:05:00.000Z"]);
   });
 
   it("reads the expression in the time zone, across daylight-saving changes", () => {

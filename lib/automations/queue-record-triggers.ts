@@ -33,9 +33,11 @@ export async function queueRecordTriggers(event: RecordChangeEvent, plan?: Recor
   } catch (error) {
     log.warn("automation runs could not be queued: the event waits in the outbox", { projectId: event.projectId, jobs: jobs.length, error });
     if (!plan) {
-      await store!.insert(OUTBOX_COLLECTION, { id: eventId, event: { type: event.type, schema: event.schema }, record: event.record, previous: event.previous ?? null, presented: true }).catch((stored: unknown) => {
-        log.error("automation runs lost: neither the queue nor the outbox could take them", { projectId: event.projectId, eventId, error: stored });
-      });
+      await store!
+        .insert(OUTBOX_COLLECTION, { id: eventId, event: { type: event.type, schema: event.schema }, record: event.record, previous: event.previous ?? null, presented: true })
+        .catch((stored: unknown) => {
+          log.error("automation runs lost: neither the queue nor the outbox could take them", { projectId: event.projectId, eventId, error: stored });
+        });
     }
     rememberUndeliveredProject(event.projectId);
     return;

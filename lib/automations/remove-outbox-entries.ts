@@ -49,5 +49,8 @@ export function removeOutboxEntryLater(store: RecordStore, projectId: string, ev
   const removals: PendingRemovals = { projectIds: new Set([projectId]), eventIds: [eventId] };
   pending.set(store, removals);
   // Writes answered within the next few milliseconds share the statement.
-  trackAfterResponse(new Promise<void>((resolve) => setTimeout(resolve, GATHER_MS)).then(() => flush(store, removals)), "automation outbox removal");
+  trackAfterResponse(
+    new Promise<void>((resolve) => setTimeout(resolve, GATHER_MS)).then(() => flush(store, removals)),
+    "automation outbox removal",
+  );
 }

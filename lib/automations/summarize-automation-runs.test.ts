@@ -72,7 +72,11 @@ describe("summarizeAutomationRuns", () => {
 
   it("answers unavailable, without throwing, when the customer database cannot be reached", async () => {
     // A PostgreSQL database on a closed loopback port (refused by the outbound guard or the socket).
-    const unreachable: ProjectRow = { ...project, databaseKind: "postgres", databaseUrlEncrypted: encryptSecret("postgres://flow:pw@127.0.0.1:1/customer", { projectId: project.id }) };
+    const unreachable: ProjectRow = {
+      ...project,
+      databaseKind: "postgres",
+      databaseUrlEncrypted: encryptSecret("postgres://flow:pw@127.0.0.1:1/customer", { projectId: project.id }),
+    };
     const started = Date.now();
     const summary = await summarizeAutomationRuns({ project: unreachable, automationIds: ["aut_a", "aut_b"], now: NOW });
     expect(summary.ok).toBe(false);

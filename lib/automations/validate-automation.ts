@@ -51,9 +51,7 @@ function recordSchemaIssues(trigger: AutomationTrigger, schemas: ProjectSchemas)
   if (trigger.type !== "record" || isRecordSchema(schemas, trigger.schema)) return [];
   const kind = schemas.get(trigger.schema)?.kind;
   const message =
-    kind === undefined
-      ? `the schema "${trigger.schema}" does not exist`
-      : `"${trigger.schema}" is a ${kind} schema; record triggers watch collection and auth schemas`;
+    kind === undefined ? `the schema "${trigger.schema}" does not exist` : `"${trigger.schema}" is a ${kind} schema; record triggers watch collection and auth schemas`;
   return [{ path: "trigger.schema", message }];
 }
 

@@ -5,16 +5,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ConfigError, resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import {
-  decryptSecret,
-  encryptSecret,
-  isSecretEnvelope,
-  KEY_FILE_NAME,
-  loadEncryptionKeys,
-  needsReencryption,
-  reencryptSecret,
-  resetEncryptionKeysForTests,
-} from "./secrets";
+import { decryptSecret, encryptSecret, isSecretEnvelope, KEY_FILE_NAME, loadEncryptionKeys, needsReencryption, reencryptSecret, resetEncryptionKeysForTests } from "./secrets";
 
 const originalEnv = { ...process.env };
 const scratch = mkdtempSync(path.join(os.tmpdir(), "flowpoint-crypto-"));

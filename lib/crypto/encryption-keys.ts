@@ -22,7 +22,10 @@ const KEY_SPEC = /^([A-Za-z0-9_-]{1,32}):([A-Za-z0-9+/]{43}=)$/;
 export function parseEncryptionKeys(spec: string, source: EncryptionKeyring["source"]): EncryptionKeyring {
   const keys = new Map<string, Buffer>();
   let currentKeyId: string | undefined;
-  for (const part of spec.split(/[,\n]/).map((item) => item.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(/[,\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const match = KEY_SPEC.exec(part);
     const key = match ? Buffer.from(match[2] ?? "", "base64") : undefined;
     if (!match || !key || key.length !== 32) {

@@ -10,7 +10,10 @@ export async function createEmailTemplate(options: { projectId: string; input: u
   if (!parsed.success) throw new AppError("validation_failed", "invalid email template", { issues: issuesFromZod(parsed.error) });
   const db = await getPlatformDb();
   try {
-    const [row] = await db.insert(emailTemplates).values({ id: newId("emailTemplate"), projectId: options.projectId, ...parsed.data }).returning();
+    const [row] = await db
+      .insert(emailTemplates)
+      .values({ id: newId("emailTemplate"), projectId: options.projectId, ...parsed.data })
+      .returning();
     return toEmailTemplateView(row!);
   } catch (error) {
     if (isUniqueViolation(error)) throw new AppError("conflict", `an email template named ${parsed.data.name} already exists`, { field: "name" });

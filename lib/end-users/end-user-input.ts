@@ -25,5 +25,4 @@ export function parseEndUserInput<T extends z.ZodType>(schema: T, input: unknown
   return result.data;
 }
 
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
+export const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);

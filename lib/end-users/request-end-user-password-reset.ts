@@ -38,11 +38,18 @@ export async function requestEndUserPasswordReset(options: RequestEndUserPasswor
     if (!account) return;
     await ensureAccountIndexes(context);
     const reset = createOneTimeToken();
-    const result = await store.updateFirst(schema.name, [{ field: "id", op: "eq", value: account.id }, { field: "email", op: "eq", value: email }], {
-      [ACCOUNT_FIELDS.resetTokenHash]: reset.hash,
-      [ACCOUNT_FIELDS.resetExpiresAt]: now + RESET_TOKEN_TTL_MS,
-      [ACCOUNT_FIELDS.resetEmail]: email,
-    });
+    const result = await store.updateFirst(
+      schema.name,
+      [
+        { field: "id", op: "eq", value: account.id },
+        { field: "email", op: "eq", value: email },
+      ],
+      {
+        [ACCOUNT_FIELDS.resetTokenHash]: reset.hash,
+        [ACCOUNT_FIELDS.resetExpiresAt]: now + RESET_TOKEN_TTL_MS,
+        [ACCOUNT_FIELDS.resetEmail]: email,
+      },
+    );
     if (!result.matched) return;
     await sendEndUserMail({ project, schema: schema.name, to: email, kind: "password_reset", token: reset.token });
   });

@@ -13,7 +13,11 @@ export async function deleteSchemaFiles(options: { store: RecordStore; schema: s
   let deleted = 0;
   try {
     for (;;) {
-      const batch = await options.store.find(FILES_COLLECTION, { where: [{ field: "schema", op: "eq", value: options.schema }], sort: [{ field: "id", direction: "asc" }], limit: BATCH });
+      const batch = await options.store.find(FILES_COLLECTION, {
+        where: [{ field: "schema", op: "eq", value: options.schema }],
+        sort: [{ field: "id", direction: "asc" }],
+        limit: BATCH,
+      });
       if (batch.length === 0) return deleted;
       const removed = await deleteFiles({ store: options.store, ids: batch.map((file) => file.id) });
       deleted += removed;

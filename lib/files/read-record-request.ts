@@ -57,8 +57,7 @@ async function readMultipartRecord(request: Request, boundary: string, options: 
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxTotalBytes) throw new AppError("payload_too_large", `request body is larger than ${maxTotalBytes} bytes`);
 
-  const isValuesPart = (head: MultipartPartHead) =>
-    head.name === VALUES_PART && (JSON_TYPE.test(head.contentType ?? "") || (!hasValuesField && head.filename === null));
+  const isValuesPart = (head: MultipartPartHead) => head.name === VALUES_PART && (JSON_TYPE.test(head.contentType ?? "") || (!hasValuesField && head.filename === null));
   const filesSeen = new Set<string>();
   const planPart = (head: MultipartPartHead): PartPlan => {
     if (isValuesPart(head)) return { kind: "text" };

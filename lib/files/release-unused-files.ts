@@ -28,7 +28,14 @@ export async function releaseUnusedFiles(options: ReleaseUnusedFilesOptions): Pr
   }
   if (candidates.length === 0) return 0;
   try {
-    const files = new Map((await store.findByIds(FILES_COLLECTION, candidates.map((candidate) => candidate.id))).map((record) => [record.id, toStoredFile(record)]));
+    const files = new Map(
+      (
+        await store.findByIds(
+          FILES_COLLECTION,
+          candidates.map((candidate) => candidate.id),
+        )
+      ).map((record) => [record.id, toStoredFile(record)]),
+    );
     const unused: string[] = [];
     for (const candidate of candidates) {
       const file = files.get(candidate.id);

@@ -74,7 +74,12 @@ function recordsService(project: ProjectRow, schemas: readonly SchemaDefinition[
         query: {
           where: conditionsForQuery,
           search: null,
-          sort: sort ? [{ field: sort.field, direction: sort.direction }, { field: "id", direction: sort.direction }] : [...DEFAULT_SORT],
+          sort: sort
+            ? [
+                { field: sort.field, direction: sort.direction },
+                { field: "id", direction: sort.direction },
+              ]
+            : [...DEFAULT_SORT],
           page: 1,
           perPage: limit,
           expand,

@@ -7,9 +7,7 @@ import { STEP_KINDS } from "./steps/step-kind";
 
 describe("flow definition", () => {
   it("fills the common fields' defaults", () => {
-    expect(parseFlowOrThrow([{ type: "transform", expression: "body" }])).toEqual([
-      { type: "transform", name: null, enabled: true, continueOnError: false, expression: "body" },
-    ]);
+    expect(parseFlowOrThrow([{ type: "transform", expression: "body" }])).toEqual([{ type: "transform", name: null, enabled: true, continueOnError: false, expression: "body" }]);
   });
 
   it("treats an empty output name as none", () => {

@@ -16,7 +16,13 @@ describe("secret references", () => {
 
   it("accepts secrets in the URL, header values and body of http, webhook and email steps", () => {
     const result = validateFlow([
-      { type: "http", method: "POST", url: "{{secrets.BASE_URL}}/v1?key={{secrets.KEY}}", headers: { authorization: "Bearer {{ secrets.API_TOKEN }}" }, body: '{"k": "{{secrets.KEY}}"}' },
+      {
+        type: "http",
+        method: "POST",
+        url: "{{secrets.BASE_URL}}/v1?key={{secrets.KEY}}",
+        headers: { authorization: "Bearer {{ secrets.API_TOKEN }}" },
+        body: '{"k": "{{secrets.KEY}}"}',
+      },
       { type: "webhook", url: "https://hooks.example/{{secrets.HOOK}}", headers: { "x-sig": "{{secrets.SIG}}" }, body: "token={{secrets.KEY}}" },
       { type: "email", to: "ops@example.com", subject: "Report", body: "Key: {{secrets.KEY}}" },
     ]);
@@ -42,7 +48,10 @@ describe("secret references", () => {
   it("refuses malformed references even where secrets are allowed", () => {
     for (const url of ["https://a.example/{{secrets.lower}}", "https://a.example/{{secrets.A.length}}", "https://a.example/{{secrets}}"]) {
       const issues = issuesOf([{ type: "http", url }]);
-      expect(issues.map((issue) => issue.path), url).toEqual(["steps.0.url"]);
+      expect(
+        issues.map((issue) => issue.path),
+        url,
+      ).toEqual(["steps.0.url"]);
       expect(issues[0]?.message).toMatch(/\{\{secrets\.NAME\}\}/);
     }
   });
@@ -59,7 +68,10 @@ describe("where a step that sends secrets may connect", () => {
     ];
     for (const url of refused) {
       const issues = issuesOf([{ type: "http", url, headers: { authorization: "Bearer {{secrets.API_TOKEN}}" } }]);
-      expect(issues.map((issue) => issue.path), url).toContain("steps.0.url");
+      expect(
+        issues.map((issue) => issue.path),
+        url,
+      ).toContain("steps.0.url");
     }
     const accepted = ["https://api.example/v1/{{body.id}}?q={{query.q}}", "{{secrets.BASE_URL}}/items/{{body.id}}", "https://{{secrets.HOST}}/x"];
     for (const url of accepted) {

@@ -41,7 +41,11 @@ function malformedReference(template: string): string | null {
  * Issues for every string in `value` (object keys included) that mentions secrets where it may not.
  * `allowed` says whether the string at a path (relative to `value`) may hold references; keys never may.
  */
-export function secretPlacementIssues(value: unknown, allowed: (path: readonly (string | number)[]) => boolean, path: (string | number)[] = []): Array<{ path: (string | number)[]; message: string }> {
+export function secretPlacementIssues(
+  value: unknown,
+  allowed: (path: readonly (string | number)[]) => boolean,
+  path: (string | number)[] = [],
+): Array<{ path: (string | number)[]; message: string }> {
   const issues: Array<{ path: (string | number)[]; message: string }> = [];
   const visit = (current: unknown, at: (string | number)[]) => {
     if (typeof current === "string") {

@@ -40,7 +40,15 @@ describe("projectFlowIssues", () => {
       { type: "update", schema: "tickets", filters: "status=open", values: { ghost: 1 } },
       { type: "query", schema: "tickets", filters: "email=x" },
     ]);
-    expect(issues.map((issue) => issue.path)).toEqual(["steps.0.schema", "steps.1.schema", "steps.2.filters", "steps.2.expand.0", "steps.2.sort", "steps.3.values", "steps.4.filters"]);
+    expect(issues.map((issue) => issue.path)).toEqual([
+      "steps.0.schema",
+      "steps.1.schema",
+      "steps.2.filters",
+      "steps.2.expand.0",
+      "steps.2.sort",
+      "steps.3.values",
+      "steps.4.filters",
+    ]);
     expect(issues[0]!.message).toBe('the schema "nope" does not exist');
     expect(issues[2]!.message).toBe('filter field "colour" is not a field of the schema');
   });

@@ -37,7 +37,10 @@ export async function loadProjectSchemas(projectId: string): Promise<ProjectSche
 export function projectFlowIssues(steps: readonly FlowStep[], schemas: ProjectSchemas): ErrorIssue[] {
   const project = { schemas };
   return steps.flatMap((step, index) =>
-    (STEP_REGISTRY[step.type].checkWithProject?.(step, project) ?? []).map((issue) => ({ path: issue.path ? `steps.${index}.${issue.path}` : `steps.${index}`, message: issue.message })),
+    (STEP_REGISTRY[step.type].checkWithProject?.(step, project) ?? []).map((issue) => ({
+      path: issue.path ? `steps.${index}.${issue.path}` : `steps.${index}`,
+      message: issue.message,
+    })),
   );
 }
 

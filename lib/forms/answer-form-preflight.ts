@@ -16,9 +16,7 @@ export async function answerFormPreflight(request: Request, params: FormRoutePar
     if (!target) return formNotFound();
     const method = (request.headers.get("access-control-request-method") ?? "").toUpperCase();
     const grant =
-      method === "POST"
-        ? preflightHeaders(request.headers.get("origin"), target.trigger.allowedOrigins, "POST", request.headers.get("access-control-request-headers"))
-        : {};
+      method === "POST" ? preflightHeaders(request.headers.get("origin"), target.trigger.allowedOrigins, "POST", request.headers.get("access-control-request-headers")) : {};
     return new Response(null, { status: 204, headers: { ...grant, ...FORM_ANSWER_HEADERS } });
   } catch (error) {
     const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });

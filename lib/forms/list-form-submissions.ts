@@ -22,13 +22,7 @@ export function parseFormSubmissionsQuery(query: unknown): ListFormSubmissionsQu
 }
 
 /** One page of an automation's stored submissions, newest first (ids are time-ordered). */
-export async function findFormSubmissionRecords(options: {
-  store: RecordStore;
-  automationId: string;
-  search?: string;
-  before?: string;
-  limit: number;
-}): Promise<StoredRecord[]> {
+export async function findFormSubmissionRecords(options: { store: RecordStore; automationId: string; search?: string; before?: string; limit: number }): Promise<StoredRecord[]> {
   const where: FieldCondition[] = [{ field: "automationId", op: "eq", value: options.automationId }];
   if (options.before) where.push({ field: "id", op: "lt", value: options.before });
   return options.store.find(FORM_SUBMISSIONS_COLLECTION, {

@@ -34,7 +34,12 @@ export async function queueSubmissionRun(options: {
       },
     ]);
   } catch (error) {
-    log.error("form submission stored but its run could not be queued yet", { projectId: options.projectId, automationId: options.automationId, submissionId: submission.id, error });
+    log.error("form submission stored but its run could not be queued yet", {
+      projectId: options.projectId,
+      automationId: options.automationId,
+      submissionId: submission.id,
+      error,
+    });
     return false;
   }
 

@@ -25,7 +25,13 @@ describe("toActionFailure", () => {
 
   it("puts a unique violation's field among the issues and under its input", () => {
     const failure = toActionFailure(new AppError("unique_violation", "slug is taken", { field: "slug" }), { action: "create-endpoint", fields: ["slug"] });
-    expect(failure).toMatchObject({ ok: false, error: "Slug is taken", code: "unique_violation", issues: [{ path: "slug", message: "slug is taken" }], fieldErrors: { slug: "Slug is taken" } });
+    expect(failure).toMatchObject({
+      ok: false,
+      error: "Slug is taken",
+      code: "unique_violation",
+      issues: [{ path: "slug", message: "slug is taken" }],
+      fieldErrors: { slug: "Slug is taken" },
+    });
   });
 
   it("answers anything else with a generic sentence and logs it once with a request id", () => {

@@ -3,9 +3,7 @@ import { authenticateApiKey, type AuthenticatedApiKey } from "@/lib/auth/api-key
 import { getSessionUserId } from "@/lib/auth/session";
 import type { Permission } from "@/lib/auth/permissions";
 
-export type RequestActor =
-  | { type: "api_key"; keyId: string; projectId: string; permissions: Permission[] }
-  | { type: "user"; userId: string };
+export type RequestActor = { type: "api_key"; keyId: string; projectId: string; permissions: Permission[] } | { type: "user"; userId: string };
 
 export function readBearerToken(request: Request): string | null {
   const header = request.headers.get("authorization");

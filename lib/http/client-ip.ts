@@ -35,7 +35,10 @@ export function getClientIp(request: Request): string {
   if (trusted && trusted !== "none") {
     const value = request.headers.get(trusted);
     if (value) {
-      const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+      const entries = value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       const last = entries[entries.length - 1];
       if (last) return last;
     }

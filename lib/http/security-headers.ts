@@ -14,8 +14,7 @@
  * download links (`allow-downloads`). Left out: `allow-same-origin` (the point), `allow-top-navigation*`
  * (a framed answer may not navigate the page that frames it) and the device and storage-access tokens.
  */
-export const INVOCATION_SANDBOX =
-  "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads";
+export const INVOCATION_SANDBOX = "sandbox allow-scripts allow-forms allow-popups allow-popups-to-escape-sandbox allow-modals allow-downloads";
 
 /** Put last on every invocation answer (success, errors, 404s, preflights, cached answers). */
 export const INVOCATION_SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze({

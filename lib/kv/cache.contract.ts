@@ -14,7 +14,7 @@ const TRICKY_VALUES = [
   "OK",
   "",
   "héllo wörld — ✓ 日本語 🎉",
-  "line one\nline two\ttabbed \"quoted\" \\ backslash",
+  'line one\nline two\ttabbed "quoted" \\ backslash',
   "x".repeat(100_000),
 ];
 
@@ -142,10 +142,16 @@ export function describeCacheContract(backend: KvTestBackend): void {
     it("rejects a ttl that is a bug (zero, negative, not a number) with an internal AppError", async () => {
       const cache = newCache();
       for (const ttl of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
-        const error = await cache.set("key", "value", ttl).then(() => undefined, (caught: unknown) => caught);
+        const error = await cache.set("key", "value", ttl).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         expect(isAppError(error) && error.code === "internal").toBe(true);
       }
-      const error = await cache.setIfAbsent("key", "value", 0).then(() => undefined, (caught: unknown) => caught);
+      const error = await cache.setIfAbsent("key", "value", 0).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(isAppError(error) && error.code === "internal").toBe(true);
     });
 

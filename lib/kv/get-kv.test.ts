@@ -5,9 +5,11 @@ import { closeKv, getKv, kvOptionsFromConfig } from "@/lib/kv/get-kv";
 describe("kvOptionsFromConfig", () => {
   it("picks redis for REDIS_URL, upstash for the REST URL and token, memory otherwise", () => {
     expect(kvOptionsFromConfig(parseConfig({ REDIS_URL: "redis://127.0.0.1:6379" }))).toEqual({ kind: "redis", url: "redis://127.0.0.1:6379" });
-    expect(
-      kvOptionsFromConfig(parseConfig({ UPSTASH_REDIS_REST_URL: "https://example.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" })),
-    ).toEqual({ kind: "upstash", url: "https://example.upstash.io", token: "t" });
+    expect(kvOptionsFromConfig(parseConfig({ UPSTASH_REDIS_REST_URL: "https://example.upstash.io", UPSTASH_REDIS_REST_TOKEN: "t" }))).toEqual({
+      kind: "upstash",
+      url: "https://example.upstash.io",
+      token: "t",
+    });
     expect(kvOptionsFromConfig(parseConfig({}))).toEqual({ kind: "memory" });
   });
 

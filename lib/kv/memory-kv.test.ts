@@ -12,8 +12,7 @@ describeCacheContract(memoryTestBackend());
 describePubSubContract(memoryTestBackend());
 
 describe("memory cache bounds", () => {
-  const newCache = (maxEntries: number, maxBytes = 1024 * 1024) =>
-    new MemoryCache({ maxEntries, maxBytes, warnings: new ThrottledWarnings("memory", recordingLogger(), 1000) });
+  const newCache = (maxEntries: number, maxBytes = 1024 * 1024) => new MemoryCache({ maxEntries, maxBytes, warnings: new ThrottledWarnings("memory", recordingLogger(), 1000) });
 
   it("keeps at most maxEntries, dropping the least recently used", async () => {
     const cache = newCache(3);

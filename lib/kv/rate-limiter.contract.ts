@@ -134,8 +134,15 @@ export function describeRateLimiterContract(backend: KvTestBackend): void {
 
     it("rejects rules that are bugs (zero limit, zero window) with an internal AppError", async () => {
       const limiter = newLimiter();
-      for (const rule of [{ limit: 0, windowSeconds: 60 }, { limit: 1.5, windowSeconds: 60 }, { limit: 5, windowSeconds: 0 }]) {
-        const error = await limiter.limit("caller", rule).then(() => undefined, (caught: unknown) => caught);
+      for (const rule of [
+        { limit: 0, windowSeconds: 60 },
+        { limit: 1.5, windowSeconds: 60 },
+        { limit: 5, windowSeconds: 0 },
+      ]) {
+        const error = await limiter.limit("caller", rule).then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         expect(isAppError(error) && error.code === "internal").toBe(true);
       }
     });

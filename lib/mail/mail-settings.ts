@@ -20,7 +20,14 @@ export const mailSettingsSchema = z
     port: z.coerce.number().int().min(1).max(65535).default(587),
     /** true = TLS from the first byte (port 465); false = plain, upgraded with STARTTLS when offered (587). */
     secure: z.boolean().default(false),
-    user: z.preprocess(emptyToUndefined, z.string().max(256).regex(/^[^\r\n]*$/, "the user must not contain line breaks").optional()),
+    user: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .max(256)
+        .regex(/^[^\r\n]*$/, "the user must not contain line breaks")
+        .optional(),
+    ),
     password: z.preprocess(emptyToUndefined, z.string().max(1024).optional()),
     from: z.string().trim().refine(isSingleMailAddress, "the sender must be one valid email address (Name <a@b.example> or a@b.example)"),
   })

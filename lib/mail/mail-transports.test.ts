@@ -159,7 +159,7 @@ describe("transport factories", () => {
     });
     expect(transport.kind).toBe("smtp");
     const before = server.messages.length;
-    await transport.send({ to: ["end-user@example.test"], subject: "Verify your email", html: "<a href=\"https://x.example/v\">Verify</a>" });
+    await transport.send({ to: ["end-user@example.test"], subject: "Verify your email", html: '<a href="https://x.example/v">Verify</a>' });
     const received = (await server.waitForMessages(before + 1))[before];
     expect(received?.envelope).toEqual({ from: "project@example.test", to: ["end-user@example.test"] });
     expect(received?.html).toBe('<a href="https://x.example/v">Verify</a>');

@@ -53,7 +53,10 @@ export function createResendTransport(options: ResendTransportOptions): MailTran
 function resendFailure(error: { message?: string; statusCode?: number | null; name?: string } | null, apiKey: string): AppError {
   if (isAppError(error)) return error;
   const status = error?.statusCode ?? null;
-  const detail = redactText(String(error?.message ?? "no details")).split(apiKey).join(MASK).slice(0, 300);
+  const detail = redactText(String(error?.message ?? "no details"))
+    .split(apiKey)
+    .join(MASK)
+    .slice(0, 300);
   log.warn("sending mail through Resend failed", { status, name: error?.name, error: detail });
   if (status === null) return new AppError("unavailable", "could not reach the Resend API");
   if (status === 401 || status === 403) return new AppError("unavailable", `Resend rejected the API key (${status})`);

@@ -6,10 +6,7 @@ import { AppError } from "@/lib/errors";
  * with AppError("timeout") at once and aborts the signal handed to `work`, which must then let go
  * of its sockets. (lib/records/run-with-deadline.ts is the record store's per-operation deadline.)
  */
-export function sendWithinTimeLimit<T>(
-  work: (signal: AbortSignal) => Promise<T>,
-  options: { timeoutMs: number; signal?: AbortSignal; what: string },
-): Promise<T> {
+export function sendWithinTimeLimit<T>(work: (signal: AbortSignal) => Promise<T>, options: { timeoutMs: number; signal?: AbortSignal; what: string }): Promise<T> {
   const cutOff = () => new AppError("timeout", `${options.what} was cut off: the run's time budget ran out`);
   if (options.signal?.aborted) return Promise.reject(cutOff());
   const controller = new AbortController();

@@ -17,8 +17,6 @@ import { caughtAppError } from "@/test/support/caught-app-error";
  */
 const message: MailMessage = { to: ["reader@example.test"], subject: "Guarded", text: "Hello" };
 
-
-
 describe("SMTP: the outbound guard at connect time", () => {
   let smtp: TestSmtpServer;
   let connections = 0;
@@ -112,7 +110,9 @@ describe("SMTP: the outbound guard when the settings are saved", () => {
       expect(error.status).toBe(422);
       expect(error.issues).toEqual([{ path: "mail.host", message: expect.stringMatching(/^outbound request refused: /) }]);
     }
-    const mixed = await caughtAppError(checkMailDestination(settings("mail.mixed.test"), { allowedHosts: [], lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER] }));
+    const mixed = await caughtAppError(
+      checkMailDestination(settings("mail.mixed.test"), { allowedHosts: [], lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER] }),
+    );
     expect(mixed.issues).toEqual([{ path: "mail.host", message: "outbound request refused: mail.mixed.test resolves to a loopback address" }]);
   });
 

@@ -267,8 +267,6 @@ describe("SMTP transport failures", () => {
   });
 
   it("rejects invalid settings", () => {
-    expect(() => createSmtpTransport({ host: "bad host\r\n", port: 25, secure: false, from: "x@example.test" })).toThrow(
-      expect.objectContaining({ code: "validation_failed" }),
-    );
+    expect(() => createSmtpTransport({ host: "bad host\r\n", port: 25, secure: false, from: "x@example.test" })).toThrow(expect.objectContaining({ code: "validation_failed" }));
   });
 });

@@ -105,7 +105,9 @@ describe("validateMailMessage", () => {
   });
 
   it("refuses reserved and malformed header names, control characters and oversized input", () => {
-    expect(validationIssues({ to: ["a@example.test"], subject: "s", text: "t", headers: { Bcc: "x@example.test", "Content-Type": "text/plain", "Bad Name": "v", "X:Y": "v" } })).toEqual([
+    expect(
+      validationIssues({ to: ["a@example.test"], subject: "s", text: "t", headers: { Bcc: "x@example.test", "Content-Type": "text/plain", "Bad Name": "v", "X:Y": "v" } }),
+    ).toEqual([
       { path: "headers.Bcc", message: "the Bcc header is set by the mail transport" },
       { path: "headers.Content-Type", message: "the Content-Type header is set by the mail transport" },
       { path: "headers.Bad Name", message: "a header name is printable ASCII without spaces or colons" },
@@ -114,9 +116,7 @@ describe("validateMailMessage", () => {
     expect(validationIssues({ to: ["a@example.test"], subject: "tab\tok but bell \u0007 not", text: "t" })).toEqual([
       { path: "subject", message: "the subject must not contain control characters" },
     ]);
-    expect(validationIssues({ to: ["a@example.test"], subject: "x".repeat(999), text: "t" })).toEqual([
-      { path: "subject", message: "the subject is longer than 998 characters" },
-    ]);
+    expect(validationIssues({ to: ["a@example.test"], subject: "x".repeat(999), text: "t" })).toEqual([{ path: "subject", message: "the subject is longer than 998 characters" }]);
     const tooMany = Array.from({ length: MAX_RECIPIENTS + 1 }, (_, i) => `r${i}@example.test`);
     expect(validationIssues({ to: tooMany, subject: "s", text: "t" })).toEqual([{ path: "to", message: `at most ${MAX_RECIPIENTS} recipients` }]);
   });

@@ -20,8 +20,20 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const HEADER_NAME = /^[!-9;-~]{1,76}$/;
 // Headers that decide where a message goes or how it is parsed belong to the transport, never to a caller.
 const RESERVED_HEADERS = new Set([
-  "from", "to", "cc", "bcc", "sender", "reply-to", "subject", "return-path", "date", "message-id",
-  "content-type", "content-transfer-encoding", "content-disposition", "mime-version",
+  "from",
+  "to",
+  "cc",
+  "bcc",
+  "sender",
+  "reply-to",
+  "subject",
+  "return-path",
+  "date",
+  "message-id",
+  "content-type",
+  "content-transfer-encoding",
+  "content-disposition",
+  "mime-version",
 ]);
 
 function headerSafe(label: string) {
@@ -45,9 +57,7 @@ const mailMessageSchema = z
     html: z.string().max(MAX_BODY_CHARS).optional(),
     text: z.string().max(MAX_BODY_CHARS).optional(),
     replyTo: singleAddress("the reply-to address").optional(),
-    headers: z
-      .record(z.string(), headerSafe("a header value").pipe(z.string().max(998, "a header value is longer than 998 characters")))
-      .optional(),
+    headers: z.record(z.string(), headerSafe("a header value").pipe(z.string().max(998, "a header value is longer than 998 characters"))).optional(),
   })
   .superRefine((message, ctx) => {
     if (message.html === undefined && message.text === undefined) {

@@ -32,12 +32,22 @@ describe("isPublicAddress: IPv4", () => {
     expect(classifyAddress(ip).kind).toBe(kind);
   });
 
-  it.each(["8.8.8.8", "1.1.1.1", "93.184.215.14", "100.63.255.255", "100.128.0.0", "172.15.255.255", "172.32.0.0", "169.253.255.255", "198.17.255.255", "198.20.0.0", "223.255.255.255", "11.0.0.0"])(
-    "%s is public",
-    (ip) => {
-      expect(isPublicAddress(ip)).toBe(true);
-    },
-  );
+  it.each([
+    "8.8.8.8",
+    "1.1.1.1",
+    "93.184.215.14",
+    "100.63.255.255",
+    "100.128.0.0",
+    "172.15.255.255",
+    "172.32.0.0",
+    "169.253.255.255",
+    "198.17.255.255",
+    "198.20.0.0",
+    "223.255.255.255",
+    "11.0.0.0",
+  ])("%s is public", (ip) => {
+    expect(isPublicAddress(ip)).toBe(true);
+  });
 });
 
 describe("isPublicAddress: IPv6", () => {
@@ -175,10 +185,7 @@ describe("parseHost: IPv6 and names", () => {
     expect(parseHost(host)).toEqual({ kind: "name", name });
   });
 
-  it.each(["", "[::1", "[127.0.0.1]", "::g", "exa mple.com", "-leading.example", "a/b", "bücher.example", "host:80", `${"a".repeat(64)}.example`])(
-    "%j is invalid",
-    (host) => {
-      expect(parseHost(host).kind).toBe("invalid");
-    },
-  );
+  it.each(["", "[::1", "[127.0.0.1]", "::g", "exa mple.com", "-leading.example", "a/b", "bücher.example", "host:80", `${"a".repeat(64)}.example`])("%j is invalid", (host) => {
+    expect(parseHost(host).kind).toBe("invalid");
+  });
 });

@@ -32,10 +32,7 @@ export interface AddressClassification {
 }
 
 /** A host as written in a URL or a connection string, read the way browsers and inet_aton read it. */
-export type ParsedHost =
-  | { kind: "ip"; address: string; family: 4 | 6 }
-  | { kind: "name"; name: string }
-  | { kind: "invalid"; reason: string };
+export type ParsedHost = { kind: "ip"; address: string; family: 4 | 6 } | { kind: "name"; name: string } | { kind: "invalid"; reason: string };
 
 interface Ipv4Range {
   base: number;

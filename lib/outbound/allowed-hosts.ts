@@ -36,7 +36,10 @@ export function canonicalHost(host: string): string | null {
 /** Parses the OUTBOUND_ALLOWED_HOSTS value; throws a ConfigError naming a bad entry. */
 export function parseAllowedHosts(value: string | undefined): AllowedHost[] {
   if (!value) return [];
-  const entries = value.split(",").map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return entries.map((entry) => {
     let hostText = entry;
     let port: number | null = null;

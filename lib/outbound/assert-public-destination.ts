@@ -72,7 +72,10 @@ const UNRESOLVABLE_CODES = new Set(["ENOTFOUND", "EAI_NONAME", "EAI_NODATA", "EN
 async function resolveName(name: string, options: DestinationCheckOptions): Promise<ResolvedAddress[]> {
   const lookup = options.lookup ?? systemLookup;
   try {
-    const answers = await raceAbort(Promise.resolve().then(() => lookup(name)), options.signal);
+    const answers = await raceAbort(
+      Promise.resolve().then(() => lookup(name)),
+      options.signal,
+    );
     return answers.map((answer) => ({ address: answer.address, family: isIPv6(answer.address) ? 6 : 4 }));
   } catch (error) {
     if (isAppError(error)) throw error;

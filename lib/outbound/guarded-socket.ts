@@ -48,7 +48,12 @@ export class GuardedSocket extends net.Socket {
         // The driver may have given up (connection timeout) while the name was being resolved.
         if (this.destroyed) return;
         try {
-          this.#guard.beforeConnect?.({ address: destination.address, family: destination.family, port, servername: net.isIP(destination.host) === 0 ? destination.host : undefined });
+          this.#guard.beforeConnect?.({
+            address: destination.address,
+            family: destination.family,
+            port,
+            servername: net.isIP(destination.host) === 0 ? destination.host : undefined,
+          });
         } catch (error) {
           this.destroy(error instanceof Error ? error : new Error(String(error)));
           return;
@@ -99,7 +104,11 @@ export function guardedLookup(guard: ConnectGuardOptions = {}): (hostname: strin
           callback(error instanceof Error ? error : new Error(String(error)), "");
           return;
         }
-        if (options.all) callback(null, wanted.map((answer) => ({ address: answer.address, family: answer.family })));
+        if (options.all)
+          callback(
+            null,
+            wanted.map((answer) => ({ address: answer.address, family: answer.family })),
+          );
         else callback(null, first.address, first.family);
       },
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), ""),

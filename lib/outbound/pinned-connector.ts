@@ -37,13 +37,10 @@ export function pinnedConnector(destination: CheckedDestination, options: { time
         callback(error instanceof Error ? error : new Error(String(error)), null);
         return;
       }
-      dial(
-        { ...connectOptions, hostname: target.address, port: String(destination.port), servername },
-        (...result) => {
-          if (result[0] && index + 1 < destination.addresses.length) attempt(index + 1);
-          else callback(...result);
-        },
-      );
+      dial({ ...connectOptions, hostname: target.address, port: String(destination.port), servername }, (...result) => {
+        if (result[0] && index + 1 < destination.addresses.length) attempt(index + 1);
+        else callback(...result);
+      });
     };
     attempt(0);
   };

@@ -146,7 +146,9 @@ describe("egress table: schemes and URLs", () => {
 });
 
 describe("egress table: names answering non-public addresses (injected resolver)", () => {
-  const answering = (address: string): HostLookup => async () => [{ address, family: address.includes(":") ? 6 : 4 }];
+  const answering =
+    (address: string): HostLookup =>
+    async () => [{ address, family: address.includes(":") ? 6 : 4 }];
 
   it.each([
     ["127.0.0.1", /resolves to a loopback address/],

@@ -12,7 +12,10 @@ describe("platform database", () => {
     const id = newId("user");
     const email = `${id}@example.test`;
     await db.insert(users).values({ id, email });
-    const rows = await db.select().from(users).where(sql`${users.id} = ${id}`);
+    const rows = await db
+      .select()
+      .from(users)
+      .where(sql`${users.id} = ${id}`);
     expect(rows).toHaveLength(1);
     expect(rows[0]?.email).toBe(email);
     expect(["pglite", "postgres"]).toContain(await getPlatformDbKind());

@@ -32,11 +32,7 @@ export class MigrationError extends Error {
 }
 
 async function openPglite(dataDir: string): Promise<PlatformDbHandle> {
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("drizzle-orm/pglite"),
-    import("drizzle-orm/pglite/migrator"),
-  ]);
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([import("@electric-sql/pglite"), import("drizzle-orm/pglite"), import("drizzle-orm/pglite/migrator")]);
   mkdirSync(dataDir, { recursive: true });
   const client = new PGlite(dataDir);
   const db = drizzle({ client, schema }) as unknown as PlatformDb;
@@ -47,11 +43,7 @@ async function openPglite(dataDir: string): Promise<PlatformDbHandle> {
 }
 
 async function openPostgres(url: string): Promise<PlatformDbHandle> {
-  const [{ Pool }, { drizzle }, { migrate }] = await Promise.all([
-    import("pg"),
-    import("drizzle-orm/node-postgres"),
-    import("drizzle-orm/node-postgres/migrator"),
-  ]);
+  const [{ Pool }, { drizzle }, { migrate }] = await Promise.all([import("pg"), import("drizzle-orm/node-postgres"), import("drizzle-orm/node-postgres/migrator")]);
   const pool = new Pool({ connectionString: url, max: 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server must not crash the process.
   pool.on("error", (error) => console.error("[platform-db] idle client error:", error.message));

@@ -31,7 +31,11 @@ export async function checkRecordWrite(options: CheckRecordWriteOptions): Promis
   const { store, schema, schemas, signal } = options;
   const { input, fileIds } = planRecordUploads(options.input, options.uploads ?? []);
   const values = validateRecordInput({ schema, components: schemas, input, mode: options.mode });
-  assertHiddenValues(schema, options.hiddenValues, effectiveFields(schema).map((field) => field.name));
+  assertHiddenValues(
+    schema,
+    options.hiddenValues,
+    effectiveFields(schema).map((field) => field.name),
+  );
   await checkFileReferences({ store, schema, values, uploadedIds: new Set(fileIds), signal });
   await checkRelationsExist({ store, schema, schemas, values, signal });
   return { values, fileIds };

@@ -218,7 +218,13 @@ for (const backend of BACKENDS) {
         store: racing,
         schema: posts,
         schemas,
-        source: [ndjson([{ title: "a", slug: "race-0" }, { title: "b", slug: "race-1" }, { title: "c", slug: "free" }])],
+        source: [
+          ndjson([
+            { title: "a", slug: "race-0" },
+            { title: "b", slug: "race-1" },
+            { title: "c", slug: "free" },
+          ]),
+        ],
         limits: { batchSize: 10 },
       });
       expect(result).toEqual({

@@ -260,7 +260,11 @@ class BatchWriter {
     let lookedForTaken = false;
     while (remaining.length > 0) {
       try {
-        await store.insertMany(schema.name, remaining.map((item) => ({ id: item.id, ...item.values })), this.operation);
+        await store.insertMany(
+          schema.name,
+          remaining.map((item) => ({ id: item.id, ...item.values })),
+          this.operation,
+        );
         this.tally.imported += remaining.length;
         return;
       } catch (error) {
@@ -271,7 +275,15 @@ class BatchWriter {
         if (!isAppError(error) || error.code !== "unique_violation") throw error;
       }
       // PostgreSQL and PGlite stored none of the batch; MongoDB stored those before the refused one.
-      const stored = new Set((await store.findByIds(schema.name, remaining.map((item) => item.id), this.operation)).map((record) => record.id));
+      const stored = new Set(
+        (
+          await store.findByIds(
+            schema.name,
+            remaining.map((item) => item.id),
+            this.operation,
+          )
+        ).map((record) => record.id),
+      );
       this.tally.imported += stored.size;
       remaining = remaining.filter((item) => !stored.has(item.id));
       if (!lookedForTaken) {
@@ -348,10 +360,10 @@ class BatchWriter {
     const first = items[0]?.line;
     const last = items[items.length - 1]?.line;
     const where = first === undefined ? "" : ` at lines ${first}-${last}, which may or may not be stored`;
-    return new AppError(
-      error.code,
-      `${error.message} (the import stopped${where}; ${this.tally.imported} records were imported before, ${this.tally.failedCount} lines failed)`,
-      { cause: error, field: error.field, headers: error.headers },
-    );
+    return new AppError(error.code, `${error.message} (the import stopped${where}; ${this.tally.imported} records were imported before, ${this.tally.failedCount} lines failed)`, {
+      cause: error,
+      field: error.field,
+      headers: error.headers,
+    });
   }
 }

@@ -40,6 +40,7 @@ export async function listRecords(options: ListRecordsOptions): Promise<RecordLi
       record.expand = expansions[index] ?? {};
     });
   }
-  if (total !== null && total > LIST_QUERY_LIMITS.maxTotal) return { data, meta: { page: query.page, perPage: query.perPage, total: LIST_QUERY_LIMITS.maxTotal, totalCapped: true } };
+  if (total !== null && total > LIST_QUERY_LIMITS.maxTotal)
+    return { data, meta: { page: query.page, perPage: query.perPage, total: LIST_QUERY_LIMITS.maxTotal, totalCapped: true } };
   return { data, meta: { page: query.page, perPage: query.perPage, total } };
 }

@@ -51,10 +51,7 @@ const ORDERED_OPS: readonly FilterOp[] = ["eq", "ne", "gt", "gte", "lt", "lte", 
 const IDENTITY_OPS: readonly FilterOp[] = ["eq", "ne", "in"];
 
 /** What a filterable or sortable top-level field is, including the system fields. */
-type QueryField =
-  | { kind: "system"; name: "id" }
-  | { kind: "system"; name: "createdAt" | "updatedAt" }
-  | { kind: "field"; name: string; definition: FieldDefinition };
+type QueryField = { kind: "system"; name: "id" } | { kind: "system"; name: "createdAt" | "updatedAt" } | { kind: "field"; name: string; definition: FieldDefinition };
 
 function filterOps(field: QueryField): readonly FilterOp[] {
   if (field.kind === "system") return field.name === "id" ? IDENTITY_OPS : ORDERED_OPS;

@@ -3,8 +3,22 @@ import { parseSchemaDefinition } from "@/lib/schemas/schema-definition";
 import { collectRelationReferences } from "./collect-relation-references";
 import { presentRecord } from "./present-record";
 
-const seo = parseSchemaDefinition({ name: "seo", kind: "component", fields: [{ name: "title", type: "string" }, { name: "image", type: "relation", target: "media" }] });
-const quote = parseSchemaDefinition({ name: "quote", kind: "component", fields: [{ name: "text", type: "text" }, { name: "by", type: "relation", target: "authors" }] });
+const seo = parseSchemaDefinition({
+  name: "seo",
+  kind: "component",
+  fields: [
+    { name: "title", type: "string" },
+    { name: "image", type: "relation", target: "media" },
+  ],
+});
+const quote = parseSchemaDefinition({
+  name: "quote",
+  kind: "component",
+  fields: [
+    { name: "text", type: "text" },
+    { name: "by", type: "relation", target: "authors" },
+  ],
+});
 const pages = parseSchemaDefinition({
   name: "pages",
   kind: "collection",
@@ -57,7 +71,11 @@ describe("presentRecord", () => {
 
   it("answers auth schemas' email and emailVerified but never password hashes", () => {
     const members = parseSchemaDefinition({ name: "members", kind: "auth", fields: [{ name: "nickname", type: "string" }] });
-    const record = presentRecord({ schema: members, components: [], record: { id: "rec_2", ...stamps, email: "a@example.com", emailVerified: true, passwordHash: "h", password: "p", resetTokenHash: "t" } });
+    const record = presentRecord({
+      schema: members,
+      components: [],
+      record: { id: "rec_2", ...stamps, email: "a@example.com", emailVerified: true, passwordHash: "h", password: "p", resetTokenHash: "t" },
+    });
     expect(record).toEqual({ id: "rec_2", email: "a@example.com", emailVerified: true, nickname: null, ...stamps });
   });
 
@@ -77,7 +95,10 @@ describe("collectRelationReferences", () => {
         author: "rec_a",
         tags: ["rec_t1", "rec_t2"],
         seo: { title: "s", image: "rec_m1" },
-        gallery: [{ title: "g", image: null }, { title: "h", image: "rec_m2" }],
+        gallery: [
+          { title: "g", image: null },
+          { title: "h", image: "rec_m2" },
+        ],
         blocks: [{ __component: "quote", text: "q", by: "rec_a2" }],
       },
     });

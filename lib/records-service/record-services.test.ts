@@ -30,7 +30,14 @@ const link = parseSchemaDefinition({
     { name: "target", type: "relation", target: "posts" },
   ],
 });
-const quote = parseSchemaDefinition({ name: "quote", kind: "component", fields: [{ name: "text", type: "text", required: true }, { name: "source", type: "relation", target: "authors" }] });
+const quote = parseSchemaDefinition({
+  name: "quote",
+  kind: "component",
+  fields: [
+    { name: "text", type: "text", required: true },
+    { name: "source", type: "relation", target: "authors" },
+  ],
+});
 const posts = parseSchemaDefinition({
   name: "posts",
   kind: "collection",
@@ -335,8 +342,7 @@ for (const backend of recordStoreBackends()) {
     });
 
     describe("listRecords", () => {
-      const listOf = (schema: SchemaDefinition, query: string) =>
-        listRecords({ ...common(), schema, query: parseListQuery({ schema, params: new URLSearchParams(query) }) });
+      const listOf = (schema: SchemaDefinition, query: string) => listRecords({ ...common(), schema, query: parseListQuery({ schema, params: new URLSearchParams(query) }) });
 
       let books: SchemaDefinition;
       beforeAll(async () => {

@@ -292,7 +292,10 @@ describe("validateRecordInput: components and dynamic zones, recursively", () =>
     const issues = issuesOf({
       title: "Hello",
       seo: { title: "x".repeat(61), extra: true },
-      links: [{ label: "ok", url: "https://example.com" }, { label: "", url: "ftp://x" }],
+      links: [
+        { label: "ok", url: "https://example.com" },
+        { label: "", url: "ftp://x" },
+      ],
       blocks: [
         { __component: "quote", text: "fine" },
         { __component: "hero", cta: { label: "Go", url: "nope", target: 5 } },

@@ -1,13 +1,7 @@
 import { validationError, type ErrorIssue } from "@/lib/errors";
 import { checkFieldValue, copyJsonValue, FORBIDDEN_KEY_MESSAGE, isForbiddenKey, type LeafFieldDefinition } from "@/lib/schemas/check-field-value";
 import { FIELD_LIMITS } from "@/lib/schemas/field-limits";
-import {
-  effectiveFields,
-  RESERVED_FIELD_NAMES,
-  type FieldDefinition,
-  type FieldOfType,
-  type SchemaDefinition,
-} from "@/lib/schemas/schema-definition";
+import { effectiveFields, RESERVED_FIELD_NAMES, type FieldDefinition, type FieldOfType, type SchemaDefinition } from "@/lib/schemas/schema-definition";
 
 export type RecordValidationMode = "create" | "update";
 
@@ -67,7 +61,14 @@ class RecordValidator {
   }
 
   /** Checks an object against fields; `allowed` names extra keys the caller handles (such as __component). */
-  object(fields: readonly FieldDefinition[], input: Record<string, unknown>, path: Path, mode: RecordValidationMode, owner: Owner, allowed: ReadonlySet<string> = new Set()): Record<string, unknown> {
+  object(
+    fields: readonly FieldDefinition[],
+    input: Record<string, unknown>,
+    path: Path,
+    mode: RecordValidationMode,
+    owner: Owner,
+    allowed: ReadonlySet<string> = new Set(),
+  ): Record<string, unknown> {
     const byName = new Map(fields.map((field) => [field.name, field]));
     for (const key of Object.keys(input)) {
       if (isForbiddenKey(key)) this.issue([...path, key], FORBIDDEN_KEY_MESSAGE);

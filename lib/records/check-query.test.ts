@@ -88,13 +88,19 @@ describe("checkIds", () => {
 
 describe("completeSort", () => {
   it("ends every sort with createdAt and id so that pages are stable", () => {
-    expect(completeSort([])).toEqual([{ field: "createdAt", direction: "asc" }, { field: "id", direction: "asc" }]);
+    expect(completeSort([])).toEqual([
+      { field: "createdAt", direction: "asc" },
+      { field: "id", direction: "asc" },
+    ]);
     expect(completeSort([{ field: "n", direction: "desc" }])).toEqual([
       { field: "n", direction: "desc" },
       { field: "createdAt", direction: "asc" },
       { field: "id", direction: "asc" },
     ]);
-    expect(completeSort([{ field: "createdAt", direction: "desc" }])).toEqual([{ field: "createdAt", direction: "desc" }, { field: "id", direction: "asc" }]);
+    expect(completeSort([{ field: "createdAt", direction: "desc" }])).toEqual([
+      { field: "createdAt", direction: "desc" },
+      { field: "id", direction: "asc" },
+    ]);
     expect(completeSort([{ field: "id", direction: "desc" }])).toEqual([{ field: "id", direction: "desc" }]);
   });
 });

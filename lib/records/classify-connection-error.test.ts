@@ -48,7 +48,11 @@ describe("classifyConnectionError", () => {
 
 describe("describeConnectionTarget", () => {
   it("keeps hosts, user and database, never the password", () => {
-    expect(describeConnectionTarget("postgres://app:s3cr3t@db.example.com:6543/shop?sslmode=require", 5432)).toEqual({ hosts: "db.example.com:6543", user: "app", database: "shop" });
+    expect(describeConnectionTarget("postgres://app:s3cr3t@db.example.com:6543/shop?sslmode=require", 5432)).toEqual({
+      hosts: "db.example.com:6543",
+      user: "app",
+      database: "shop",
+    });
     expect(describeConnectionTarget("postgresql://db.example.com/shop", 5432)).toEqual({ hosts: "db.example.com:5432", user: undefined, database: "shop" });
     expect(describeConnectionTarget("mongodb://u:p@w/rd@h1:1,h2,[::1]:3/app?replicaSet=rs", 27017)).toEqual({ hosts: "h1:1, h2:27017, [::1]:3", user: "u", database: "app" });
     expect(describeConnectionTarget("mongodb+srv://u:p%40ss@cluster0.example.net", undefined)).toEqual({ hosts: "cluster0.example.net", user: "u", database: undefined });

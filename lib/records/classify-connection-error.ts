@@ -41,13 +41,7 @@ export function classifyConnectionError(error: unknown): ConnectionFailure {
   if (has((clue) => RESOLVE_CODES.has(clue.code) || /getaddrinfo|querySrv (ENOTFOUND|ESERVFAIL|ENODATA)/.test(message(clue)))) return "cannot_resolve_host";
   if (has((clue) => clue.code === "ECONNREFUSED" || /ECONNREFUSED/.test(message(clue)))) return "connection_refused";
   if (
-    has(
-      (clue) =>
-        clue.code === "ETIMEDOUT" ||
-        clue.name === "MongoNetworkTimeoutError" ||
-        clue.name === "MongoServerSelectionError" ||
-        /timeout|timed out/i.test(message(clue)),
-    )
+    has((clue) => clue.code === "ETIMEDOUT" || clue.name === "MongoNetworkTimeoutError" || clue.name === "MongoServerSelectionError" || /timeout|timed out/i.test(message(clue)))
   ) {
     return "timed_out";
   }

@@ -89,7 +89,10 @@ describe("getRecordStore: targets", () => {
   it("answers unavailable (lazily, on the first operation) when a server cannot be reached", async () => {
     const port = await closedPort();
     const store = getRecordStore({ projectId: newId("project"), kind: "postgres", url: `postgres://app:hunter2@127.0.0.1:${port}/shop` });
-    const error = await store.ping().then(() => undefined, (caught: unknown) => caught);
+    const error = await store.ping().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
     expect((error as AppError).code).toBe("unavailable");
     expect((error as AppError).message).not.toContain("hunter2");
     await store.close();

@@ -308,7 +308,10 @@ export function openRecordStoreCount(): number {
 export async function readRecordStoreOwner(target: RecordStoreTarget, options: OperationOptions = {}): Promise<DatabaseOwner | null> {
   checkRecordStoreTarget(target);
   if (target.kind === "local") return getRecordStore(target).readOwner(options);
-  const store = target.kind === "postgres" ? createPostgresRecordStore({ url: target.url as string, maxConnections: 1 }) : createMongoRecordStore({ url: target.url as string, maxPoolSize: 1 });
+  const store =
+    target.kind === "postgres"
+      ? createPostgresRecordStore({ url: target.url as string, maxConnections: 1 })
+      : createMongoRecordStore({ url: target.url as string, maxPoolSize: 1 });
   try {
     return await store.readOwner({ timeoutMs: CONNECTION_TEST_TIMEOUT_MS, ...options });
   } finally {

@@ -28,7 +28,9 @@ export const MAX_DOCUMENTS_PER_INSERT = 1000;
 export function prepareInsertMany(documents: unknown, now: Date): StoredRecord[] {
   if (!Array.isArray(documents)) throw validationError("documents must be an array", [{ path: "", message: "must be an array" }]);
   if (documents.length > MAX_DOCUMENTS_PER_INSERT) {
-    throw validationError(`at most ${MAX_DOCUMENTS_PER_INSERT} documents can be inserted at once`, [{ path: "", message: `must hold at most ${MAX_DOCUMENTS_PER_INSERT} documents` }]);
+    throw validationError(`at most ${MAX_DOCUMENTS_PER_INSERT} documents can be inserted at once`, [
+      { path: "", message: `must hold at most ${MAX_DOCUMENTS_PER_INSERT} documents` },
+    ]);
   }
   const records: StoredRecord[] = [];
   const issues: ErrorIssue[] = [];

@@ -18,12 +18,15 @@ describe("prepareInsert", () => {
   it("keeps a caller's id and refuses the store's own fields", () => {
     expect(prepareInsert({ id: "exe_1", a: 1 }, now).id).toBe("exe_1");
     expect(() => prepareInsert({ createdAt: "x", updatedAt: "y", _id: "z", id: "no spaces" }, now)).toThrow(
-      expect.objectContaining({ code: "validation_failed", issues: [
-        { path: "id", message: "must be 1-128 letters, digits, underscores or dashes" },
-        { path: "createdAt", message: "is set by the store" },
-        { path: "updatedAt", message: "is set by the store" },
-        { path: "_id", message: "is reserved" },
-      ] }),
+      expect.objectContaining({
+        code: "validation_failed",
+        issues: [
+          { path: "id", message: "must be 1-128 letters, digits, underscores or dashes" },
+          { path: "createdAt", message: "is set by the store" },
+          { path: "updatedAt", message: "is set by the store" },
+          { path: "_id", message: "is reserved" },
+        ],
+      }),
     );
   });
 });
@@ -50,7 +53,8 @@ describe("orderRecordKeys and orderByIds", () => {
 describe("names", () => {
   it("collections: lowercase, one leading underscore for system collections, at most 64 characters", () => {
     for (const good of ["tickets", "_executions", "a", "a1_b2", `_a${"b".repeat(62)}`, `a${"b".repeat(62)}`]) expect(() => assertCollectionName(good)).not.toThrow();
-    for (const bad of ["", "_", "__a", "A", "1a", "a-b", "a.b", `a${"b".repeat(63)}`, 5]) expect(() => assertCollectionName(bad)).toThrow(expect.objectContaining({ code: "validation_failed" }));
+    for (const bad of ["", "_", "__a", "A", "1a", "a-b", "a.b", `a${"b".repeat(63)}`, 5])
+      expect(() => assertCollectionName(bad)).toThrow(expect.objectContaining({ code: "validation_failed" }));
   });
 
   it("fields: letters, digits, underscores, not _id", () => {

@@ -29,7 +29,11 @@ describe("connection test against loopback servers", () => {
   it("PostgreSQL: connection refused", async () => {
     const port = await closedPort();
     const result = await probePostgres(`postgres://app:${PASSWORD}@127.0.0.1:${port}/shop`, 2_000, loopbackAllowed);
-    expect(result).toEqual({ ok: false, reason: "connection_refused", message: `Connection refused by 127.0.0.1:${port}: is the database server running and listening on that port?` });
+    expect(result).toEqual({
+      ok: false,
+      reason: "connection_refused",
+      message: `Connection refused by 127.0.0.1:${port}: is the database server running and listening on that port?`,
+    });
   });
 
   it("PostgreSQL: timed out", async () => {
@@ -53,7 +57,11 @@ describe("connection test against loopback servers", () => {
   });
 
   it("a connection string the driver cannot read", async () => {
-    expect(await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:1/shop?maxPoolSize=many`, 300, loopbackAllowed)).toEqual({ ok: false, reason: "other", message: "The connection string is not valid." });
+    expect(await probeMongo(`mongodb://app:${PASSWORD}@127.0.0.1:1/shop?maxPoolSize=many`, 300, loopbackAllowed)).toEqual({
+      ok: false,
+      reason: "other",
+      message: "The connection string is not valid.",
+    });
   });
 });
 

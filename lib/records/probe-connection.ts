@@ -45,7 +45,13 @@ export async function probePostgres(url: string, timeoutMs: number, guard?: Conn
   const target = describeConnectionTarget(url, 5432);
   let client: pg.Client;
   try {
-    client = new pg.Client({ connectionString: url, stream: guardedStreamFactory(guard), connectionTimeoutMillis: timeoutMs, statement_timeout: timeoutMs, application_name: "flowpoint-connection-test" });
+    client = new pg.Client({
+      connectionString: url,
+      stream: guardedStreamFactory(guard),
+      connectionTimeoutMillis: timeoutMs,
+      statement_timeout: timeoutMs,
+      application_name: "flowpoint-connection-test",
+    });
   } catch {
     return { ok: false, reason: "other", message: "The connection string is not valid." };
   }

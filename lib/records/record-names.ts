@@ -24,7 +24,9 @@ export function assertCollectionName(collection: unknown): asserts collection is
   }
   if (typeof collection !== "string" || !COLLECTION_NAME.test(collection)) {
     throw new AppError("validation_failed", "invalid collection name", {
-      issues: [{ path: "collection", message: "must be lowercase letters, digits and underscores, start with a letter (or one underscore for system collections), at most 64 characters" }],
+      issues: [
+        { path: "collection", message: "must be lowercase letters, digits and underscores, start with a letter (or one underscore for system collections), at most 64 characters" },
+      ],
     });
   }
 }

@@ -113,7 +113,7 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
       it("stores JSON values as given: nesting, unicode, numbers, booleans, null; Dates as ISO text; undefined dropped", async () => {
         const collection = fresh("values");
         const document = {
-          text: "héllo wörld 🌍 — \"quoted\" \\ back",
+          text: 'héllo wörld 🌍 — "quoted" \\ back',
           integer: 9007199254740991,
           decimal: -1.5e-7,
           yes: true,
@@ -161,16 +161,31 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         const [collection, outbox] = [fresh("boxed"), fresh("outbox")];
         const record = await store.insert(collection, { name: "Ada" }, { outbox: { collection: outbox, id: "evt_1", event: { type: "create", schema: "people" } } });
         const entry = await entryFor(outbox, "evt_1");
-        expect(entry).toMatchObject({ id: "evt_1", event: { type: "create", schema: "people" }, record: { id: record.id, name: "Ada", createdAt: record.createdAt }, previous: null });
+        expect(entry).toMatchObject({
+          id: "evt_1",
+          event: { type: "create", schema: "people" },
+          record: { id: record.id, name: "Ada", createdAt: record.createdAt },
+          previous: null,
+        });
       });
 
       it("stores the record before and after an update, and nothing when nothing matched", async () => {
         const [collection, outbox] = [fresh("boxed"), fresh("outbox")];
         const [record] = await seed(collection, [{ name: "Ada", role: "dev" }]);
-        const result = await store.updateFirst(collection, [{ field: "id", op: "eq", value: record!.id }], { role: "lead" }, { outbox: { collection: outbox, id: "evt_up", event: { type: "update" } } });
+        const result = await store.updateFirst(
+          collection,
+          [{ field: "id", op: "eq", value: record!.id }],
+          { role: "lead" },
+          { outbox: { collection: outbox, id: "evt_up", event: { type: "update" } } },
+        );
         expect(result.matched).toBe(true);
         expect(await entryFor(outbox, "evt_up")).toMatchObject({ event: { type: "update" }, record: { id: record!.id, role: "lead" }, previous: { id: record!.id, role: "dev" } });
-        const missed = await store.updateFirst(collection, [{ field: "id", op: "eq", value: "nobody" }], { role: "x" }, { outbox: { collection: outbox, id: "evt_none", event: {} } });
+        const missed = await store.updateFirst(
+          collection,
+          [{ field: "id", op: "eq", value: "nobody" }],
+          { role: "x" },
+          { outbox: { collection: outbox, id: "evt_none", event: {} } },
+        );
         expect(missed.matched).toBe(false);
         expect(await entryFor(outbox, "evt_none")).toBeUndefined();
       });
@@ -178,7 +193,9 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
       it("stores the record as it was with a delete", async () => {
         const [collection, outbox] = [fresh("boxed"), fresh("outbox")];
         const [record] = await seed(collection, [{ name: "Gone" }]);
-        expect(await store.deleteMany(collection, [{ field: "id", op: "eq", value: record!.id }], { outbox: { collection: outbox, id: "evt_del", event: { type: "delete" } } })).toBe(1);
+        expect(
+          await store.deleteMany(collection, [{ field: "id", op: "eq", value: record!.id }], { outbox: { collection: outbox, id: "evt_del", event: { type: "delete" } } }),
+        ).toBe(1);
         expect(await entryFor(outbox, "evt_del")).toMatchObject({ record: { id: record!.id, name: "Gone" }, previous: null });
         expect(await store.deleteMany(collection, [{ field: "id", op: "eq", value: record!.id }], { outbox: { collection: outbox, id: "evt_del2", event: {} } })).toBe(0);
         expect(await entryFor(outbox, "evt_del2")).toBeUndefined();
@@ -207,7 +224,10 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         expect(store.metrics.queries - before).toBeLessThanOrEqual(4);
 
         const again = store.metrics.queries;
-        await store.insertMany(collection, Array.from({ length: 200 }, (_, index) => ({ index })));
+        await store.insertMany(
+          collection,
+          Array.from({ length: 200 }, (_, index) => ({ index })),
+        );
         expect(store.metrics.queries - again).toBe(1);
         expect(await store.count(collection)).toBe(203);
         expect(await store.insertMany(collection, [])).toEqual([]);
@@ -218,7 +238,13 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
         await store.insert(collection, { seed: true });
         const error = await expectAppError(store.insertMany(collection, [{ ok: 1 }, { $bad: 1 }, { createdAt: "x" }]), "validation_failed");
         expect(error.issues?.map((issue) => issue.path)).toEqual(["1.$bad", "2.createdAt"]);
-        await expectAppError(store.insertMany(collection, Array.from({ length: 1001 }, () => ({}))), "validation_failed");
+        await expectAppError(
+          store.insertMany(
+            collection,
+            Array.from({ length: 1001 }, () => ({})),
+          ),
+          "validation_failed",
+        );
         await expectAppError(store.insertMany(collection, "nope" as unknown as Record<string, unknown>[]), "validation_failed");
         expect(await store.count(collection)).toBe(1);
       });
@@ -333,281 +359,313 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
 
     // Every query test runs twice: once as written, once with an index on every field it seeds,
     // which must not change a single answer (indexes change how conditions are written).
-    for (const indexed of [false, true]) describe(indexed ? "find, with every field indexed" : "find", () => {
-      async function seed(collection: string, documents: Record<string, unknown>[]): Promise<StoredRecord[]> {
-        const records = await seedOneByOne(collection, documents);
-        if (indexed) for (const field of new Set(documents.flatMap((document) => Object.keys(document)))) await store.ensureFieldIndex(collection, field);
-        return records;
-      }
+    for (const indexed of [false, true])
+      describe(indexed ? "find, with every field indexed" : "find", () => {
+        async function seed(collection: string, documents: Record<string, unknown>[]): Promise<StoredRecord[]> {
+          const records = await seedOneByOne(collection, documents);
+          if (indexed) for (const field of new Set(documents.flatMap((document) => Object.keys(document)))) await store.ensureFieldIndex(collection, field);
+          return records;
+        }
 
-      it("answers nothing for a collection that was never written", async () => {
-        const collection = fresh("never");
-        expect(await store.find(collection)).toEqual([]);
-        expect(await store.count(collection)).toBe(0);
-        expect(await store.findByIds(collection, ["rec_x"])).toEqual([]);
-        expect(await store.updateFirst(collection, [], { a: 1 })).toEqual({ matched: false, record: null, previous: null });
-        expect(await store.deleteMany(collection, [])).toBe(0);
-      });
+        it("answers nothing for a collection that was never written", async () => {
+          const collection = fresh("never");
+          expect(await store.find(collection)).toEqual([]);
+          expect(await store.count(collection)).toBe(0);
+          expect(await store.findByIds(collection, ["rec_x"])).toEqual([]);
+          expect(await store.updateFirst(collection, [], { a: 1 })).toEqual({ matched: false, record: null, previous: null });
+          expect(await store.deleteMany(collection, [])).toBe(0);
+        });
 
-      it("orders by createdAt, then id, when no sort is given", async () => {
-        const collection = fresh("order");
-        const inserted = await seed(collection, [{ id: "id_c" }, { id: "id_a" }, { id: "id_b" }, { id: "id_e" }, { id: "id_d" }]);
-        const found = await store.find(collection);
-        expect(ids(found)).toEqual(ids([...inserted].sort(byCreatedThenId)));
-        const paged = [...(await store.find(collection, { limit: 2 })), ...(await store.find(collection, { skip: 2 }))];
-        expect(ids(paged)).toEqual(ids(found));
-      });
+        it("orders by createdAt, then id, when no sort is given", async () => {
+          const collection = fresh("order");
+          const inserted = await seed(collection, [{ id: "id_c" }, { id: "id_a" }, { id: "id_b" }, { id: "id_e" }, { id: "id_d" }]);
+          const found = await store.find(collection);
+          expect(ids(found)).toEqual(ids([...inserted].sort(byCreatedThenId)));
+          const paged = [...(await store.find(collection, { limit: 2 })), ...(await store.find(collection, { skip: 2 }))];
+          expect(ids(paged)).toEqual(ids(found));
+        });
 
-      it("eq compares text, numbers and booleans by type and value", async () => {
-        const collection = fresh("eq");
-        await seed(collection, [
-          { name: "a", value: "5" },
-          { name: "b", value: 5 },
-          { name: "c", value: 5.0 },
-          { name: "d", value: true },
-          { name: "e", value: "true" },
-          { name: "f", value: "Five" },
-        ]);
-        expect(await names(collection, [{ field: "value", op: "eq", value: 5 }])).toEqual(["b", "c"]);
-        expect(await names(collection, [{ field: "value", op: "eq", value: "5" }])).toEqual(["a"]);
-        expect(await names(collection, [{ field: "value", op: "eq", value: true }])).toEqual(["d"]);
-        expect(await names(collection, [{ field: "value", op: "eq", value: "five" }])).toEqual([]);
-        expect(await names(collection, [{ field: "value", op: "ne", value: 5 }])).toEqual(["a", "d", "e", "f"]);
-      });
+        it("eq compares text, numbers and booleans by type and value", async () => {
+          const collection = fresh("eq");
+          await seed(collection, [
+            { name: "a", value: "5" },
+            { name: "b", value: 5 },
+            { name: "c", value: 5.0 },
+            { name: "d", value: true },
+            { name: "e", value: "true" },
+            { name: "f", value: "Five" },
+          ]);
+          expect(await names(collection, [{ field: "value", op: "eq", value: 5 }])).toEqual(["b", "c"]);
+          expect(await names(collection, [{ field: "value", op: "eq", value: "5" }])).toEqual(["a"]);
+          expect(await names(collection, [{ field: "value", op: "eq", value: true }])).toEqual(["d"]);
+          expect(await names(collection, [{ field: "value", op: "eq", value: "five" }])).toEqual([]);
+          expect(await names(collection, [{ field: "value", op: "ne", value: 5 }])).toEqual(["a", "d", "e", "f"]);
+        });
 
-      it("eq null matches a missing field or null; ne null matches the others", async () => {
-        const collection = fresh("nulls");
-        await seed(collection, [{ name: "missing" }, { name: "null", v: null }, { name: "zero", v: 0 }, { name: "empty", v: "" }, { name: "false", v: false }]);
-        expect(await names(collection, [{ field: "v", op: "eq", value: null }])).toEqual(["missing", "null"]);
-        expect(await names(collection, [{ field: "v", op: "ne", value: null }])).toEqual(["empty", "false", "zero"]);
-        expect(await names(collection, [{ field: "v", op: "ne", value: 0 }])).toEqual(["empty", "false", "missing", "null"]);
-        expect(await names(collection, [{ field: "v", op: "in", value: [null, 0] }])).toEqual(["missing", "null", "zero"]);
-      });
+        it("eq null matches a missing field or null; ne null matches the others", async () => {
+          const collection = fresh("nulls");
+          await seed(collection, [{ name: "missing" }, { name: "null", v: null }, { name: "zero", v: 0 }, { name: "empty", v: "" }, { name: "false", v: false }]);
+          expect(await names(collection, [{ field: "v", op: "eq", value: null }])).toEqual(["missing", "null"]);
+          expect(await names(collection, [{ field: "v", op: "ne", value: null }])).toEqual(["empty", "false", "zero"]);
+          expect(await names(collection, [{ field: "v", op: "ne", value: 0 }])).toEqual(["empty", "false", "missing", "null"]);
+          expect(await names(collection, [{ field: "v", op: "in", value: [null, 0] }])).toEqual(["missing", "null", "zero"]);
+        });
 
-      it("eq on an object or array literal compares the whole value; a scalar never equals an array", async () => {
-        const collection = fresh("literals");
-        await seed(collection, [
-          { name: "a", tags: ["x", "y"], meta: { k: 1, list: [1, 2] } },
-          { name: "b", tags: [["x", "y"], "z"], meta: { k: 1 } },
-          { name: "c", tags: "x", meta: { k: 1, list: [1, 2], more: true } },
-          { name: "d", tags: ["y", "x"] },
-        ]);
-        expect(await names(collection, [{ field: "tags", op: "eq", value: ["x", "y"] }])).toEqual(["a"]);
-        expect(await names(collection, [{ field: "tags", op: "eq", value: "x" }])).toEqual(["c"]);
-        expect(await names(collection, [{ field: "tags", op: "in", value: ["x", "z"] }])).toEqual(["c"]);
-        expect(await names(collection, [{ field: "meta", op: "eq", value: { k: 1, list: [1, 2] } }])).toEqual(["a"]);
-        expect(await names(collection, [{ field: "meta", op: "eq", value: { k: 1 } }])).toEqual(["b"]);
-        expect(await names(collection, [{ field: "tags", op: "ne", value: ["x", "y"] }])).toEqual(["b", "c", "d"]);
-        expect(await names(collection, [{ field: "tags", op: "contains", value: "x" }])).toEqual(["c"]);
-        expect(await names(collection, [{ field: "tags", op: "gte", value: "" }])).toEqual(["c"]);
-      });
+        it("eq on an object or array literal compares the whole value; a scalar never equals an array", async () => {
+          const collection = fresh("literals");
+          await seed(collection, [
+            { name: "a", tags: ["x", "y"], meta: { k: 1, list: [1, 2] } },
+            { name: "b", tags: [["x", "y"], "z"], meta: { k: 1 } },
+            { name: "c", tags: "x", meta: { k: 1, list: [1, 2], more: true } },
+            { name: "d", tags: ["y", "x"] },
+          ]);
+          expect(await names(collection, [{ field: "tags", op: "eq", value: ["x", "y"] }])).toEqual(["a"]);
+          expect(await names(collection, [{ field: "tags", op: "eq", value: "x" }])).toEqual(["c"]);
+          expect(await names(collection, [{ field: "tags", op: "in", value: ["x", "z"] }])).toEqual(["c"]);
+          expect(await names(collection, [{ field: "meta", op: "eq", value: { k: 1, list: [1, 2] } }])).toEqual(["a"]);
+          expect(await names(collection, [{ field: "meta", op: "eq", value: { k: 1 } }])).toEqual(["b"]);
+          expect(await names(collection, [{ field: "tags", op: "ne", value: ["x", "y"] }])).toEqual(["b", "c", "d"]);
+          expect(await names(collection, [{ field: "tags", op: "contains", value: "x" }])).toEqual(["c"]);
+          expect(await names(collection, [{ field: "tags", op: "gte", value: "" }])).toEqual(["c"]);
+        });
 
-      it("gt/gte/lt/lte compare numbers numerically and never match other types", async () => {
-        const collection = fresh("numbers");
-        await seed(collection, [
-          { name: "n2", n: 2 },
-          { name: "n10", n: 10 },
-          { name: "n-3", n: -3.5 },
-          { name: "s10", n: "10" },
-          { name: "s9", n: "9" },
-          { name: "t", n: true },
-          { name: "x" },
-        ]);
-        const n = (op: FieldCondition["op"], value: number) => names(collection, [{ field: "n", op, value }]);
-        expect(await n("gt", 2)).toEqual(["n10"]);
-        expect(await n("gte", 2)).toEqual(["n10", "n2"]);
-        expect(await n("lt", 10)).toEqual(["n-3", "n2"]);
-        expect(await n("lte", 10)).toEqual(["n-3", "n10", "n2"]);
-        expect(await n("gt", -100)).toEqual(["n-3", "n10", "n2"]);
-      });
+        it("gt/gte/lt/lte compare numbers numerically and never match other types", async () => {
+          const collection = fresh("numbers");
+          await seed(collection, [
+            { name: "n2", n: 2 },
+            { name: "n10", n: 10 },
+            { name: "n-3", n: -3.5 },
+            { name: "s10", n: "10" },
+            { name: "s9", n: "9" },
+            { name: "t", n: true },
+            { name: "x" },
+          ]);
+          const n = (op: FieldCondition["op"], value: number) => names(collection, [{ field: "n", op, value }]);
+          expect(await n("gt", 2)).toEqual(["n10"]);
+          expect(await n("gte", 2)).toEqual(["n10", "n2"]);
+          expect(await n("lt", 10)).toEqual(["n-3", "n2"]);
+          expect(await n("lte", 10)).toEqual(["n-3", "n10", "n2"]);
+          expect(await n("gt", -100)).toEqual(["n-3", "n10", "n2"]);
+        });
 
-      it("gt/gte/lt/lte compare text byte-wise, so ISO 8601 timestamps compare as time", async () => {
-        const collection = fresh("dates");
-        await seed(collection, [
-          { name: "jan", at: "2024-01-15T10:00:00.000Z" },
-          { name: "feb", at: "2024-02-01T00:00:00.000Z" },
-          { name: "feb-late", at: "2024-02-01T23:59:59.999Z" },
-          { name: "dec", at: "2023-12-31T23:59:59.999Z" },
-          { name: "num", at: 20240101 },
-        ]);
-        const at = (op: FieldCondition["op"], value: string) => names(collection, [{ field: "at", op, value }]);
-        expect(await at("gte", "2024-01-01T00:00:00.000Z")).toEqual(["feb", "feb-late", "jan"]);
-        expect(await at("lt", "2024-02-01T00:00:00.000Z")).toEqual(["dec", "jan"]);
-        expect(await at("gt", "2024-02-01T00:00:00.000Z")).toEqual(["feb-late"]);
-        expect(await at("lte", "2024-02-01T00:00:00.000Z")).toEqual(["dec", "feb", "jan"]);
-        const words = fresh("words");
-        await seed(words, [{ name: "upper", w: "B" }, { name: "lower", w: "b" }, { name: "accent", w: "é" }]);
-        expect(await names(words, [{ field: "w", op: "lt", value: "a" }])).toEqual(["upper"]);
-        expect(await names(words, [{ field: "w", op: "gt", value: "z" }])).toEqual(["accent"]);
-      });
+        it("gt/gte/lt/lte compare text byte-wise, so ISO 8601 timestamps compare as time", async () => {
+          const collection = fresh("dates");
+          await seed(collection, [
+            { name: "jan", at: "2024-01-15T10:00:00.000Z" },
+            { name: "feb", at: "2024-02-01T00:00:00.000Z" },
+            { name: "feb-late", at: "2024-02-01T23:59:59.999Z" },
+            { name: "dec", at: "2023-12-31T23:59:59.999Z" },
+            { name: "num", at: 20240101 },
+          ]);
+          const at = (op: FieldCondition["op"], value: string) => names(collection, [{ field: "at", op, value }]);
+          expect(await at("gte", "2024-01-01T00:00:00.000Z")).toEqual(["feb", "feb-late", "jan"]);
+          expect(await at("lt", "2024-02-01T00:00:00.000Z")).toEqual(["dec", "jan"]);
+          expect(await at("gt", "2024-02-01T00:00:00.000Z")).toEqual(["feb-late"]);
+          expect(await at("lte", "2024-02-01T00:00:00.000Z")).toEqual(["dec", "feb", "jan"]);
+          const words = fresh("words");
+          await seed(words, [
+            { name: "upper", w: "B" },
+            { name: "lower", w: "b" },
+            { name: "accent", w: "é" },
+          ]);
+          expect(await names(words, [{ field: "w", op: "lt", value: "a" }])).toEqual(["upper"]);
+          expect(await names(words, [{ field: "w", op: "gt", value: "z" }])).toEqual(["accent"]);
+        });
 
-      it("long texts compare whole, past any prefix an index keeps", async () => {
-        const collection = fresh("longtext");
-        const base = "é".repeat(399);
-        await seed(collection, [
-          { name: "399", t: base },
-          { name: "400", t: `${base}a` },
-          { name: "401", t: `${base}ab` },
-          { name: "401b", t: `${base}ac` },
-          { name: "800", t: `${base}a${"z".repeat(400)}` },
-        ]);
-        const t = (op: FieldCondition["op"], value: unknown) => names(collection, [{ field: "t", op, value }]);
-        expect(await t("eq", base)).toEqual(["399"]);
-        expect(await t("eq", `${base}a`)).toEqual(["400"]);
-        expect(await t("eq", `${base}ab`)).toEqual(["401"]);
-        expect(await t("in", [`${base}ac`, base])).toEqual(["399", "401b"]);
-        expect(await t("gt", `${base}a`)).toEqual(["401", "401b", "800"]);
-        expect(await t("gte", `${base}ab`)).toEqual(["401", "401b", "800"]);
-        expect(await t("lt", `${base}ab`)).toEqual(["399", "400"]);
-        expect(await t("lte", `${base}ab`)).toEqual(["399", "400", "401"]);
-        expect(await t("gt", `${base}a${"z".repeat(399)}`)).toEqual(["800"]);
-        expect(await t("lt", `${base}b`)).toEqual(["399", "400", "401", "401b", "800"]);
-        const sorted = await store.find(collection, { sort: [{ field: "t", direction: "desc" }] });
-        expect(sorted.map((record) => record.name)).toEqual(["800", "401b", "401", "400", "399"]);
-      });
+        it("long texts compare whole, past any prefix an index keeps", async () => {
+          const collection = fresh("longtext");
+          const base = "é".repeat(399);
+          await seed(collection, [
+            { name: "399", t: base },
+            { name: "400", t: `${base}a` },
+            { name: "401", t: `${base}ab` },
+            { name: "401b", t: `${base}ac` },
+            { name: "800", t: `${base}a${"z".repeat(400)}` },
+          ]);
+          const t = (op: FieldCondition["op"], value: unknown) => names(collection, [{ field: "t", op, value }]);
+          expect(await t("eq", base)).toEqual(["399"]);
+          expect(await t("eq", `${base}a`)).toEqual(["400"]);
+          expect(await t("eq", `${base}ab`)).toEqual(["401"]);
+          expect(await t("in", [`${base}ac`, base])).toEqual(["399", "401b"]);
+          expect(await t("gt", `${base}a`)).toEqual(["401", "401b", "800"]);
+          expect(await t("gte", `${base}ab`)).toEqual(["401", "401b", "800"]);
+          expect(await t("lt", `${base}ab`)).toEqual(["399", "400"]);
+          expect(await t("lte", `${base}ab`)).toEqual(["399", "400", "401"]);
+          expect(await t("gt", `${base}a${"z".repeat(399)}`)).toEqual(["800"]);
+          expect(await t("lt", `${base}b`)).toEqual(["399", "400", "401", "401b", "800"]);
+          const sorted = await store.find(collection, { sort: [{ field: "t", direction: "desc" }] });
+          expect(sorted.map((record) => record.name)).toEqual(["800", "401b", "401", "400", "399"]);
+        });
 
-      it("in matches any of the listed values; an empty list matches nothing", async () => {
-        const collection = fresh("in");
-        await seed(collection, [{ name: "a", s: "open" }, { name: "b", s: "closed" }, { name: "c", s: "pending" }, { name: "d", s: 1 }, { name: "e" }]);
-        expect(await names(collection, [{ field: "s", op: "in", value: ["open", "pending", 1] }])).toEqual(["a", "c", "d"]);
-        expect(await names(collection, [{ field: "s", op: "in", value: ["1"] }])).toEqual([]);
-        expect(await names(collection, [{ field: "s", op: "in", value: [] }])).toEqual([]);
-      });
+        it("in matches any of the listed values; an empty list matches nothing", async () => {
+          const collection = fresh("in");
+          await seed(collection, [{ name: "a", s: "open" }, { name: "b", s: "closed" }, { name: "c", s: "pending" }, { name: "d", s: 1 }, { name: "e" }]);
+          expect(await names(collection, [{ field: "s", op: "in", value: ["open", "pending", 1] }])).toEqual(["a", "c", "d"]);
+          expect(await names(collection, [{ field: "s", op: "in", value: ["1"] }])).toEqual([]);
+          expect(await names(collection, [{ field: "s", op: "in", value: [] }])).toEqual([]);
+        });
 
-      it("contains is a case-insensitive substring on text, with wildcards taken literally", async () => {
-        const collection = fresh("contains");
-        await seed(collection, [
-          { name: "a", t: "Hello World" },
-          { name: "b", t: "100% sure" },
-          { name: "c", t: "snake_case" },
-          { name: "d", t: "back\\slash" },
-          { name: "e", t: "regex .* here (x)" },
-          { name: "f", t: "1000 sure" },
-          { name: "g", t: "snakeXcase" },
-          { name: "h", t: 100 },
-        ]);
-        const c = (value: string) => names(collection, [{ field: "t", op: "contains", value }]);
-        expect(await c("WORLD")).toEqual(["a"]);
-        expect(await c("o w")).toEqual(["a"]);
-        expect(await c("0%")).toEqual(["b"]);
-        expect(await c("e_c")).toEqual(["c"]);
-        expect(await c("\\")).toEqual(["d"]);
-        expect(await c(".*")).toEqual(["e"]);
-        expect(await c("(x)")).toEqual(["e"]);
-        expect(await c("[a-z]")).toEqual([]);
-        expect(await c("^h")).toEqual([]);
-        expect(await c("100")).toEqual(["b", "f"]);
-      });
+        it("contains is a case-insensitive substring on text, with wildcards taken literally", async () => {
+          const collection = fresh("contains");
+          await seed(collection, [
+            { name: "a", t: "Hello World" },
+            { name: "b", t: "100% sure" },
+            { name: "c", t: "snake_case" },
+            { name: "d", t: "back\\slash" },
+            { name: "e", t: "regex .* here (x)" },
+            { name: "f", t: "1000 sure" },
+            { name: "g", t: "snakeXcase" },
+            { name: "h", t: 100 },
+          ]);
+          const c = (value: string) => names(collection, [{ field: "t", op: "contains", value }]);
+          expect(await c("WORLD")).toEqual(["a"]);
+          expect(await c("o w")).toEqual(["a"]);
+          expect(await c("0%")).toEqual(["b"]);
+          expect(await c("e_c")).toEqual(["c"]);
+          expect(await c("\\")).toEqual(["d"]);
+          expect(await c(".*")).toEqual(["e"]);
+          expect(await c("(x)")).toEqual(["e"]);
+          expect(await c("[a-z]")).toEqual([]);
+          expect(await c("^h")).toEqual([]);
+          expect(await c("100")).toEqual(["b", "f"]);
+        });
 
-      it("search matches text in any of its fields and combines with where", async () => {
-        const collection = fresh("search");
-        await seed(collection, [
-          { name: "a", title: "Broken printer", body: "paper jam", status: "open" },
-          { name: "b", title: "Email down", body: "The PRINTER is fine", status: "closed" },
-          { name: "c", title: "Coffee", body: "machine", status: "open" },
-          { name: "d", title: 42, body: null, status: "open" },
-        ]);
-        const search = { text: "printer", fields: ["title", "body"] };
-        expect((await store.find(collection, { search, sort: [{ field: "name", direction: "asc" }] })).map((r) => r.name)).toEqual(["a", "b"]);
-        expect((await store.find(collection, { search, where: [{ field: "status", op: "eq", value: "open" }] })).map((r) => r.name)).toEqual(["a"]);
-        expect(await store.count(collection, { search })).toBe(2);
-        expect(await store.count(collection, { search: { text: "%", fields: ["title"] } })).toBe(0);
-        expect(await store.count(collection, { search: { text: "", fields: ["title"] } })).toBe(4);
-      });
+        it("search matches text in any of its fields and combines with where", async () => {
+          const collection = fresh("search");
+          await seed(collection, [
+            { name: "a", title: "Broken printer", body: "paper jam", status: "open" },
+            { name: "b", title: "Email down", body: "The PRINTER is fine", status: "closed" },
+            { name: "c", title: "Coffee", body: "machine", status: "open" },
+            { name: "d", title: 42, body: null, status: "open" },
+          ]);
+          const search = { text: "printer", fields: ["title", "body"] };
+          expect((await store.find(collection, { search, sort: [{ field: "name", direction: "asc" }] })).map((r) => r.name)).toEqual(["a", "b"]);
+          expect((await store.find(collection, { search, where: [{ field: "status", op: "eq", value: "open" }] })).map((r) => r.name)).toEqual(["a"]);
+          expect(await store.count(collection, { search })).toBe(2);
+          expect(await store.count(collection, { search: { text: "%", fields: ["title"] } })).toBe(0);
+          expect(await store.count(collection, { search: { text: "", fields: ["title"] } })).toBe(4);
+        });
 
-      it("filters on the system fields id, createdAt and updatedAt", async () => {
-        const collection = fresh("system");
-        const [a, b, c] = await seed(collection, [{ id: "sys_a", name: "a" }, { id: "sys_b", name: "b" }, { id: "sys_c", name: "c" }]);
-        expect(await names(collection, [{ field: "id", op: "eq", value: "sys_b" }])).toEqual(["b"]);
-        expect(await names(collection, [{ field: "id", op: "ne", value: "sys_b" }])).toEqual(["a", "c"]);
-        expect(await names(collection, [{ field: "id", op: "in", value: ["sys_a", "sys_c", "nope", 5] }])).toEqual(["a", "c"]);
-        expect(await names(collection, [{ field: "id", op: "gt", value: "sys_a" }])).toEqual(["b", "c"]);
-        expect(await names(collection, [{ field: "id", op: "contains", value: "YS_C" }])).toEqual(["c"]);
-        expect(await names(collection, [{ field: "id", op: "eq", value: 5 }])).toEqual([]);
-        expect(await names(collection, [{ field: "id", op: "eq", value: null }])).toEqual([]);
-        expect(await names(collection, [{ field: "createdAt", op: "gte", value: a?.createdAt ?? "" }])).toEqual(["a", "b", "c"]);
-        expect(await names(collection, [{ field: "createdAt", op: "gt", value: c?.createdAt ?? "" }])).toEqual([]);
-        expect(await names(collection, [{ field: "updatedAt", op: "lte", value: b?.updatedAt ?? "" }, { field: "name", op: "ne", value: "c" }])).toEqual(["a", "b"]);
-      });
+        it("filters on the system fields id, createdAt and updatedAt", async () => {
+          const collection = fresh("system");
+          const [a, b, c] = await seed(collection, [
+            { id: "sys_a", name: "a" },
+            { id: "sys_b", name: "b" },
+            { id: "sys_c", name: "c" },
+          ]);
+          expect(await names(collection, [{ field: "id", op: "eq", value: "sys_b" }])).toEqual(["b"]);
+          expect(await names(collection, [{ field: "id", op: "ne", value: "sys_b" }])).toEqual(["a", "c"]);
+          expect(await names(collection, [{ field: "id", op: "in", value: ["sys_a", "sys_c", "nope", 5] }])).toEqual(["a", "c"]);
+          expect(await names(collection, [{ field: "id", op: "gt", value: "sys_a" }])).toEqual(["b", "c"]);
+          expect(await names(collection, [{ field: "id", op: "contains", value: "YS_C" }])).toEqual(["c"]);
+          expect(await names(collection, [{ field: "id", op: "eq", value: 5 }])).toEqual([]);
+          expect(await names(collection, [{ field: "id", op: "eq", value: null }])).toEqual([]);
+          expect(await names(collection, [{ field: "createdAt", op: "gte", value: a?.createdAt ?? "" }])).toEqual(["a", "b", "c"]);
+          expect(await names(collection, [{ field: "createdAt", op: "gt", value: c?.createdAt ?? "" }])).toEqual([]);
+          expect(
+            await names(collection, [
+              { field: "updatedAt", op: "lte", value: b?.updatedAt ?? "" },
+              { field: "name", op: "ne", value: "c" },
+            ]),
+          ).toEqual(["a", "b"]);
+        });
 
-      it("sorts numbers numerically, text byte-wise, missing and null first, numbers before text", async () => {
-        const collection = fresh("sort");
-        // Explicit ids in insertion order: missing and null sort as equal, then by createdAt and id.
-        await seed(collection, [
-          { id: "s_1", name: "ten", v: 10 },
-          { id: "s_2", name: "text-10", v: "10" },
-          { id: "s_3", name: "missing" },
-          { id: "s_4", name: "three", v: 3 },
-          { id: "s_5", name: "null", v: null },
-          { id: "s_6", name: "text-a", v: "a" },
-          { id: "s_7", name: "text-B", v: "B" },
-          { id: "s_8", name: "yes", v: true },
-        ]);
-        const asc = await store.find(collection, { sort: [{ field: "v", direction: "asc" }] });
-        expect(asc.map((r) => r.name)).toEqual(["missing", "null", "three", "ten", "text-10", "text-B", "text-a", "yes"]);
-        const desc = await store.find(collection, { sort: [{ field: "v", direction: "desc" }] });
-        expect(desc.map((r) => r.name)).toEqual(["yes", "text-a", "text-B", "text-10", "ten", "three", "missing", "null"]);
-      });
+        it("sorts numbers numerically, text byte-wise, missing and null first, numbers before text", async () => {
+          const collection = fresh("sort");
+          // Explicit ids in insertion order: missing and null sort as equal, then by createdAt and id.
+          await seed(collection, [
+            { id: "s_1", name: "ten", v: 10 },
+            { id: "s_2", name: "text-10", v: "10" },
+            { id: "s_3", name: "missing" },
+            { id: "s_4", name: "three", v: 3 },
+            { id: "s_5", name: "null", v: null },
+            { id: "s_6", name: "text-a", v: "a" },
+            { id: "s_7", name: "text-B", v: "B" },
+            { id: "s_8", name: "yes", v: true },
+          ]);
+          const asc = await store.find(collection, { sort: [{ field: "v", direction: "asc" }] });
+          expect(asc.map((r) => r.name)).toEqual(["missing", "null", "three", "ten", "text-10", "text-B", "text-a", "yes"]);
+          const desc = await store.find(collection, { sort: [{ field: "v", direction: "desc" }] });
+          expect(desc.map((r) => r.name)).toEqual(["yes", "text-a", "text-B", "text-10", "ten", "three", "missing", "null"]);
+        });
 
-      it("sorts by several fields and by system fields", async () => {
-        const collection = fresh("multisort");
-        await seed(collection, [
-          { id: "m_1", group: "b", rank: 2 },
-          { id: "m_2", group: "a", rank: 2 },
-          { id: "m_3", group: "b", rank: 1 },
-          { id: "m_4", group: "a", rank: 1 },
-        ]);
-        const sorted = await store.find(collection, { sort: [{ field: "group", direction: "desc" }, { field: "rank", direction: "asc" }] });
-        expect(ids(sorted)).toEqual(["m_3", "m_1", "m_4", "m_2"]);
-        expect(ids(await store.find(collection, { sort: [{ field: "id", direction: "desc" }] }))).toEqual(["m_4", "m_3", "m_2", "m_1"]);
-        const byCreated = await store.find(collection, { sort: [{ field: "createdAt", direction: "desc" }] });
-        expect(ids(byCreated)).toEqual(ids([...byCreated].sort((x, y) => (x.createdAt === y.createdAt ? (x.id < y.id ? -1 : 1) : x.createdAt < y.createdAt ? 1 : -1))));
-      });
+        it("sorts by several fields and by system fields", async () => {
+          const collection = fresh("multisort");
+          await seed(collection, [
+            { id: "m_1", group: "b", rank: 2 },
+            { id: "m_2", group: "a", rank: 2 },
+            { id: "m_3", group: "b", rank: 1 },
+            { id: "m_4", group: "a", rank: 1 },
+          ]);
+          const sorted = await store.find(collection, {
+            sort: [
+              { field: "group", direction: "desc" },
+              { field: "rank", direction: "asc" },
+            ],
+          });
+          expect(ids(sorted)).toEqual(["m_3", "m_1", "m_4", "m_2"]);
+          expect(ids(await store.find(collection, { sort: [{ field: "id", direction: "desc" }] }))).toEqual(["m_4", "m_3", "m_2", "m_1"]);
+          const byCreated = await store.find(collection, { sort: [{ field: "createdAt", direction: "desc" }] });
+          expect(ids(byCreated)).toEqual(ids([...byCreated].sort((x, y) => (x.createdAt === y.createdAt ? (x.id < y.id ? -1 : 1) : x.createdAt < y.createdAt ? 1 : -1))));
+        });
 
-      it("pages with skip and limit", async () => {
-        const collection = fresh("pages");
-        await seed(collection, Array.from({ length: 10 }, (_, n) => ({ n })));
-        const page = (skip?: number, limit?: number) => store.find(collection, { sort: [{ field: "n", direction: "asc" }], skip, limit }).then((rs) => rs.map((r) => r.n));
-        expect(await page(3, 4)).toEqual([3, 4, 5, 6]);
-        expect(await page(8)).toEqual([8, 9]);
-        expect(await page(undefined, 2)).toEqual([0, 1]);
-        expect(await page(20, 5)).toEqual([]);
-        expect(await page(0, 0)).toEqual([]);
-        expect(await page(0, 100)).toHaveLength(10);
-      });
+        it("pages with skip and limit", async () => {
+          const collection = fresh("pages");
+          await seed(
+            collection,
+            Array.from({ length: 10 }, (_, n) => ({ n })),
+          );
+          const page = (skip?: number, limit?: number) => store.find(collection, { sort: [{ field: "n", direction: "asc" }], skip, limit }).then((rs) => rs.map((r) => r.n));
+          expect(await page(3, 4)).toEqual([3, 4, 5, 6]);
+          expect(await page(8)).toEqual([8, 9]);
+          expect(await page(undefined, 2)).toEqual([0, 1]);
+          expect(await page(20, 5)).toEqual([]);
+          expect(await page(0, 0)).toEqual([]);
+          expect(await page(0, 100)).toHaveLength(10);
+        });
 
-      it("counts all records or the matching ones", async () => {
-        const collection = fresh("count");
-        await seed(collection, [{ s: "open" }, { s: "open" }, { s: "closed" }]);
-        expect(await store.count(collection)).toBe(3);
-        expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }] })).toBe(2);
-        expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }, { field: "s", op: "ne", value: "open" }] })).toBe(0);
-      });
+        it("counts all records or the matching ones", async () => {
+          const collection = fresh("count");
+          await seed(collection, [{ s: "open" }, { s: "open" }, { s: "closed" }]);
+          expect(await store.count(collection)).toBe(3);
+          expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }] })).toBe(2);
+          expect(
+            await store.count(collection, {
+              where: [
+                { field: "s", op: "eq", value: "open" },
+                { field: "s", op: "ne", value: "open" },
+              ],
+            }),
+          ).toBe(0);
+        });
 
-      it("refreshes statistics of a collection, written or not", async () => {
-        const collection = fresh("stats");
-        await store.refreshStatistics(collection);
-        await seed(collection, [{ s: "a" }, { s: "b" }]);
-        await store.refreshStatistics(collection);
-        expect(await store.count(collection)).toBe(2);
-      });
+        it("refreshes statistics of a collection, written or not", async () => {
+          const collection = fresh("stats");
+          await store.refreshStatistics(collection);
+          await seed(collection, [{ s: "a" }, { s: "b" }]);
+          await store.refreshStatistics(collection);
+          expect(await store.count(collection)).toBe(2);
+        });
 
-      it("counts at most `limit` matches", async () => {
-        const collection = fresh("countlimit");
-        await seed(collection, [{ s: "open" }, { s: "open" }, { s: "open" }, { s: "closed" }]);
-        expect(await store.count(collection, { limit: 2 })).toBe(2);
-        expect(await store.count(collection, { limit: 10 })).toBe(4);
-        expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }], limit: 3 })).toBe(3);
-        expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "closed" }], limit: 3 })).toBe(1);
-        expect(await store.count(collection, { limit: 0 })).toBe(0);
-        await expectAppError(store.count(collection, { limit: -1 }), "validation_failed");
+        it("counts at most `limit` matches", async () => {
+          const collection = fresh("countlimit");
+          await seed(collection, [{ s: "open" }, { s: "open" }, { s: "open" }, { s: "closed" }]);
+          expect(await store.count(collection, { limit: 2 })).toBe(2);
+          expect(await store.count(collection, { limit: 10 })).toBe(4);
+          expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "open" }], limit: 3 })).toBe(3);
+          expect(await store.count(collection, { where: [{ field: "s", op: "eq", value: "closed" }], limit: 3 })).toBe(1);
+          expect(await store.count(collection, { limit: 0 })).toBe(0);
+          await expectAppError(store.count(collection, { limit: -1 }), "validation_failed");
+        });
       });
-    });
 
     describe("findByIds", () => {
       it("answers the found records in the order asked, each once, in one round trip", async () => {
         const collection = fresh("byids");
-        const records = await seed(collection, Array.from({ length: 50 }, (_, n) => ({ n })));
+        const records = await seed(
+          collection,
+          Array.from({ length: 50 }, (_, n) => ({ n })),
+        );
         const wanted = [...records].reverse().map((record) => record.id);
         const before = store.metrics.queries;
         const found = await store.findByIds(collection, [...wanted, "rec_missing", wanted[0] as string]);
@@ -661,7 +719,12 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
     describe("deleteMany", () => {
       it("deletes every match and answers how many", async () => {
         const collection = fresh("delete");
-        await seed(collection, [{ id: "d_1", s: "a" }, { id: "d_2", s: "b" }, { id: "d_3", s: "a" }, { id: "d_4", s: "c" }]);
+        await seed(collection, [
+          { id: "d_1", s: "a" },
+          { id: "d_2", s: "b" },
+          { id: "d_3", s: "a" },
+          { id: "d_4", s: "c" },
+        ]);
         expect(await store.deleteMany(collection, [{ field: "s", op: "eq", value: "a" }])).toBe(2);
         expect(await store.deleteMany(collection, [{ field: "s", op: "eq", value: "a" }])).toBe(0);
         expect((await store.find(collection)).map((r) => r.s)).toEqual(["b", "c"]);
@@ -790,7 +853,11 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
 
       it("treats search text and contains values as text, not patterns", async () => {
         const collection = fresh("inject");
-        await seed(collection, [{ name: "a", t: "abc" }, { name: "b", t: "a.c" }, { name: "c", t: "x'; DROP TABLE y; --" }]);
+        await seed(collection, [
+          { name: "a", t: "abc" },
+          { name: "b", t: "a.c" },
+          { name: "c", t: "x'; DROP TABLE y; --" },
+        ]);
         expect(await names(collection, [{ field: "t", op: "contains", value: "a.c" }])).toEqual(["b"]);
         expect(await names(collection, [{ field: "t", op: "contains", value: "'; DROP" }])).toEqual(["c"]);
         expect(await store.count(collection, { search: { text: ".*", fields: ["t"] } })).toBe(0);
@@ -917,7 +984,12 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
       });
 
       it("keeps the marker out of the collections and out of metrics.queries", async () => {
-        for (const run of [() => store.insert("_flowpoint", { projectId: "prj_mine" }), () => store.find("_flowpoint"), () => store.deleteMany("_flowpoint", []), () => store.dropCollection("_flowpoint")]) {
+        for (const run of [
+          () => store.insert("_flowpoint", { projectId: "prj_mine" }),
+          () => store.find("_flowpoint"),
+          () => store.deleteMany("_flowpoint", []),
+          () => store.dropCollection("_flowpoint"),
+        ]) {
           const error = await expectAppError(run(), "validation_failed");
           expect(error.issues?.map((issue) => issue.path)).toEqual(["collection"]);
         }

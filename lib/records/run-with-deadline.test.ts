@@ -2,7 +2,11 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { runWithDeadline } from "./run-with-deadline";
 
-const code = (promise: Promise<unknown>) => promise.then(() => "resolved", (error: unknown) => (error as AppError).code);
+const code = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (error: unknown) => (error as AppError).code,
+  );
 
 describe("runWithDeadline", () => {
   it("answers the work's result when it finishes in time", async () => {

@@ -98,7 +98,15 @@ describe("runProjectFlow", () => {
     expect(result.run?.outcome).toBe("failed");
     expect(result.answer).toEqual({ httpStatus: null, error: null });
     const entry = await getExecutionOrThrow({ store, executionId: result.executionId });
-    expect(entry).toMatchObject({ source: "automation", automationId: "aut_1", trigger: "record", attempt: 2, retryOf: "exe_01jz00000000000000000000aa", httpStatus: null, outcome: "failed" });
+    expect(entry).toMatchObject({
+      source: "automation",
+      automationId: "aut_1",
+      trigger: "record",
+      attempt: 2,
+      retryOf: "exe_01jz00000000000000000000aa",
+      httpStatus: null,
+      outcome: "failed",
+    });
     expect(entry.error).toBe(result.run?.error?.message);
     expect(entry.request).toEqual({ query: null, body: '{"record":{"id":"r1","token":"[redacted]"}}' });
   });

@@ -43,10 +43,7 @@ export async function createSchema(options: CreateSchemaOptions): Promise<Stored
   const id = newId("schema");
   let row;
   try {
-    [row] = await db
-      .insert(schemaDefinitions)
-      .values({ id, projectId: options.projectId, name: definition.name, kind: definition.kind, fields: definition.fields })
-      .returning();
+    [row] = await db.insert(schemaDefinitions).values({ id, projectId: options.projectId, name: definition.name, kind: definition.kind, fields: definition.fields }).returning();
   } catch (error) {
     if (isUniqueViolation(error)) throw nameTaken(definition.name);
     throw error;

@@ -38,8 +38,10 @@ export async function deleteSchema(options: DeleteSchemaOptions): Promise<Delete
   for (const other of all) {
     if (other.id === schema.id) continue;
     other.fields.forEach((field, index) => {
-      if (field.type === "relation" && field.target === schema.name) uses.push({ path: `${other.name}.fields.${index}.target`, message: `relation "${field.name}" of ${other.name} points at ${schema.name}` });
-      if (field.type === "component" && field.component === schema.name) uses.push({ path: `${other.name}.fields.${index}.component`, message: `field "${field.name}" of ${other.name} uses ${schema.name}` });
+      if (field.type === "relation" && field.target === schema.name)
+        uses.push({ path: `${other.name}.fields.${index}.target`, message: `relation "${field.name}" of ${other.name} points at ${schema.name}` });
+      if (field.type === "component" && field.component === schema.name)
+        uses.push({ path: `${other.name}.fields.${index}.component`, message: `field "${field.name}" of ${other.name} uses ${schema.name}` });
       if (field.type === "dynamic_zone" && field.components.includes(schema.name)) {
         uses.push({ path: `${other.name}.fields.${index}.components`, message: `dynamic zone "${field.name}" of ${other.name} allows ${schema.name}` });
       }

@@ -45,7 +45,9 @@ export function describeSchemaChange(before: SchemaDefinition, after: SchemaDefi
     );
   }
   for (const change of changedTypes) {
-    notes.push(`Field "${change.field}" changes from ${change.from} to ${change.to}: stored values are not converted and are answered as they are until each record is written again.`);
+    notes.push(
+      `Field "${change.field}" changes from ${change.from} to ${change.to}: stored values are not converted and are answered as they are until each record is written again.`,
+    );
   }
   for (const field of uniqueIndexesCreated) notes.push(`Field "${field}" becomes unique: an index is created; it fails if records already share a value.`);
   for (const field of uniqueIndexesDropped) notes.push(`Field "${field}" is no longer unique: its index is dropped.`);

@@ -13,7 +13,12 @@ describe("findSlowPattern", () => {
 
   it("names a polynomial pattern that the static check lets through", async () => {
     const slow = "\\d*\\d*\\d*\\d*x";
-    expect(await findSlowPattern([{ pattern: "^ok$", maxLength: 2000 }, { pattern: slow, maxLength: 2000 }])).toBe(slow);
+    expect(
+      await findSlowPattern([
+        { pattern: "^ok$", maxLength: 2000 },
+        { pattern: slow, maxLength: 2000 },
+      ]),
+    ).toBe(slow);
   });
 
   it("reaches slow parts behind a literal prefix", async () => {

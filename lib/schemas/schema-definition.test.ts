@@ -1,14 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import {
-  effectiveFields,
-  FIELD_TYPES,
-  parseSchemaDefinition,
-  schemaDefinitionSchema,
-  uniqueFieldNames,
-  validateSchemaSet,
-  type SchemaDefinition,
-} from "./schema-definition";
+import { effectiveFields, FIELD_TYPES, parseSchemaDefinition, schemaDefinitionSchema, uniqueFieldNames, validateSchemaSet, type SchemaDefinition } from "./schema-definition";
 
 function issuesOf(input: unknown): { path: string; message: string }[] {
   try {
@@ -281,7 +273,14 @@ describe("validateSchemaSet", () => {
   const authors = { name: "authors", kind: "collection", fields: [{ name: "name", type: "string" }] };
   const members = { name: "members", kind: "auth", fields: [] };
   const seo = { name: "seo", kind: "component", fields: [{ name: "title", type: "string" }] };
-  const hero = { name: "hero", kind: "component", fields: [{ name: "heading", type: "string" }, { name: "meta", type: "component", component: "seo" }] };
+  const hero = {
+    name: "hero",
+    kind: "component",
+    fields: [
+      { name: "heading", type: "string" },
+      { name: "meta", type: "component", component: "seo" },
+    ],
+  };
 
   it("accepts a consistent project", () => {
     const posts = {
@@ -339,7 +338,14 @@ describe("validateSchemaSet", () => {
 
   it("reports nesting cycles through several components and dynamic zones, on every member", () => {
     const a = { name: "a", kind: "component", fields: [{ name: "b", type: "component", component: "b" }] };
-    const b = { name: "b", kind: "component", fields: [{ name: "x", type: "string" }, { name: "zone", type: "dynamic_zone", components: ["seo", "c"] }] };
+    const b = {
+      name: "b",
+      kind: "component",
+      fields: [
+        { name: "x", type: "string" },
+        { name: "zone", type: "dynamic_zone", components: ["seo", "c"] },
+      ],
+    };
     const c = { name: "c", kind: "component", fields: [{ name: "back", type: "component", component: "a" }] };
     const issues = validateSchemaSet(set(a, b, c, seo));
     expect(issues.map((issue) => `${issue.schema}:${issue.path}`).sort()).toEqual(["a:fields.0.component", "b:fields.1.components.1", "c:fields.0.component"]);
@@ -349,7 +355,14 @@ describe("validateSchemaSet", () => {
   it("does not mistake shared components (a diamond) for a cycle", () => {
     const left = { name: "left", kind: "component", fields: [{ name: "s", type: "component", component: "seo" }] };
     const right = { name: "right", kind: "component", fields: [{ name: "s", type: "component", component: "seo" }] };
-    const top = { name: "top", kind: "component", fields: [{ name: "l", type: "component", component: "left" }, { name: "r", type: "component", component: "right" }] };
+    const top = {
+      name: "top",
+      kind: "component",
+      fields: [
+        { name: "l", type: "component", component: "left" },
+        { name: "r", type: "component", component: "right" },
+      ],
+    };
     expect(validateSchemaSet(set(seo, left, right, top))).toEqual([]);
   });
 

@@ -118,14 +118,36 @@ for (const backend of recordStoreBackends()) {
 
       it("refuses a pattern that is too slow to match", async () => {
         const error = await appErrorOf(
-          createSchema({ projectId, store, definition: { name: "codes", kind: "collection", fields: [{ name: "ok", type: "string" }, { name: "code", type: "string", pattern: "^\\d*\\d*\\d*\\d*x" }] } }),
+          createSchema({
+            projectId,
+            store,
+            definition: {
+              name: "codes",
+              kind: "collection",
+              fields: [
+                { name: "ok", type: "string" },
+                { name: "code", type: "string", pattern: "^\\d*\\d*\\d*\\d*x" },
+              ],
+            },
+          }),
         );
         expect(error.status).toBe(422);
         expect(error.issues).toEqual([{ path: "fields.1.pattern", message: expect.stringContaining("too long to match") }]);
       });
 
       it("creates unique indexes: duplicates are refused afterwards (409 naming the field)", async () => {
-        await createSchema({ projectId, store, definition: { name: "products", kind: "collection", fields: [{ name: "sku", type: "string", unique: true }, { name: "title", type: "string" }] } });
+        await createSchema({
+          projectId,
+          store,
+          definition: {
+            name: "products",
+            kind: "collection",
+            fields: [
+              { name: "sku", type: "string", unique: true },
+              { name: "title", type: "string" },
+            ],
+          },
+        });
         await insertRecord("products", { sku: "A-1" });
         const error = await appErrorOf(insertRecord("products", { sku: "A-1" }));
         expect(error).toMatchObject({ status: 409, field: "sku" });
@@ -142,7 +164,9 @@ for (const backend of recordStoreBackends()) {
         // Data left in the customer database from before (the collection exists, no schema does).
         await store.insert("imported", { code: "dup-1" });
         await store.insert("imported", { code: "dup-1" });
-        const error = await appErrorOf(createSchema({ projectId, store, definition: { name: "imported", kind: "collection", fields: [{ name: "code", type: "string", unique: true }] } }));
+        const error = await appErrorOf(
+          createSchema({ projectId, store, definition: { name: "imported", kind: "collection", fields: [{ name: "code", type: "string", unique: true }] } }),
+        );
         expect(error).toMatchObject({ status: 409, code: "unique_violation", field: "code" });
         expect(error.message).toContain("dup-1");
         expect(error.issues).toEqual([{ path: "fields.0.unique", message: error.message }]);
@@ -279,16 +303,38 @@ for (const backend of recordStoreBackends()) {
             return store.dropFieldIndex(collection, field, opts);
           },
         };
-        await createSchema({ projectId, store: logged, definition: { name: "events", kind: "collection", fields: [{ name: "at", type: "datetime", indexed: true }, { name: "kind", type: "string" }] } });
+        await createSchema({
+          projectId,
+          store: logged,
+          definition: {
+            name: "events",
+            kind: "collection",
+            fields: [
+              { name: "at", type: "datetime", indexed: true },
+              { name: "kind", type: "string" },
+            ],
+          },
+        });
         expect(calls).toEqual(["ensure events.at"]);
-        await createRecord({ store, projectId, schemas: await schemasNow(), schema: await getSchemaOrThrow({ projectId, name: "events" }), input: { at: "2025-01-02T03:04:05Z", kind: "a" }, origin: "flow" });
+        await createRecord({
+          store,
+          projectId,
+          schemas: await schemasNow(),
+          schema: await getSchemaOrThrow({ projectId, name: "events" }),
+          input: { at: "2025-01-02T03:04:05Z", kind: "a" },
+          origin: "flow",
+        });
         calls.length = 0;
         const withFieldsOf = (fields: unknown[]) => ({ name: "events", kind: "collection", fields });
         const result = await updateSchema({
           projectId,
           store: logged,
           name: "events",
-          definition: withFieldsOf([{ name: "at", type: "datetime" }, { name: "kind", type: "string", indexed: true }, { name: "done", type: "boolean", indexed: true }]),
+          definition: withFieldsOf([
+            { name: "at", type: "datetime" },
+            { name: "kind", type: "string", indexed: true },
+            { name: "done", type: "boolean", indexed: true },
+          ]),
         });
         expect(result.effects).toMatchObject({ fieldIndexesCreated: ["kind", "done"], fieldIndexesDropped: ["at"], requiresConfirmation: false });
         expect(result.effects.notes).toEqual(expect.arrayContaining([expect.stringContaining('"kind" is indexed'), expect.stringContaining('"at" is no longer indexed')]));
@@ -315,7 +361,9 @@ for (const backend of recordStoreBackends()) {
           updateSchema({ projectId, store, name: "seo", definition: { name: "seo", kind: "component", fields: [{ name: "cards", type: "dynamic_zone", components: ["card"] }] } }),
         );
         expect(error.status).toBe(422);
-        expect(error.issues).toEqual([{ path: "fields.0.components.0", message: expect.stringMatching(/^components must not nest themselves: (seo → card → seo|card → seo → card)$/) }]);
+        expect(error.issues).toEqual([
+          { path: "fields.0.components.0", message: expect.stringMatching(/^components must not nest themselves: (seo → card → seo|card → seo → card)$/) },
+        ]);
       });
     });
 

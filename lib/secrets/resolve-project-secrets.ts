@@ -26,10 +26,7 @@ async function projectEnvelopes(projectId: string): Promise<ReadonlyMap<string, 
   const cached = cache.get(projectId);
   if (cached && cached.generation === generation && Date.now() - cached.loadedAt < MAX_AGE_MS) return cached.envelopes;
   const db = await getPlatformDb();
-  const rows = await db
-    .select({ name: projectSecrets.name, valueEncrypted: projectSecrets.valueEncrypted })
-    .from(projectSecrets)
-    .where(eq(projectSecrets.projectId, projectId));
+  const rows = await db.select({ name: projectSecrets.name, valueEncrypted: projectSecrets.valueEncrypted }).from(projectSecrets).where(eq(projectSecrets.projectId, projectId));
   const envelopes = new Map(rows.map((row) => [row.name, row.valueEncrypted]));
   if (cache.size >= MAX_PROJECTS && !cache.has(projectId)) cache.delete(cache.keys().next().value!);
   cache.set(projectId, { generation, loadedAt: Date.now(), envelopes });

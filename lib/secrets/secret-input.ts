@@ -4,9 +4,7 @@ import { SECRET_NAME_PATTERN } from "./secret-name";
 export { SECRET_NAME_PATTERN };
 export const SECRET_VALUE_MAX_BYTES = 8_192;
 
-export const secretNameSchema = z
-  .string()
-  .regex(SECRET_NAME_PATTERN, "must start with an upper-case letter and contain only A-Z, 0-9 and _ (at most 64)");
+export const secretNameSchema = z.string().regex(SECRET_NAME_PATTERN, "must start with an upper-case letter and contain only A-Z, 0-9 and _ (at most 64)");
 
 export const secretValueSchema = z
   .string({ error: "a value is required" })

@@ -20,7 +20,10 @@ const TOKEN = "sk_live_4f1c0ffee0ddba11cafe51f3a9";
 
 async function storedRow(projectId: string, name: string) {
   const db = await getPlatformDb();
-  const [row] = await db.select().from(projectSecrets).where(and(eq(projectSecrets.projectId, projectId), eq(projectSecrets.name, name)));
+  const [row] = await db
+    .select()
+    .from(projectSecrets)
+    .where(and(eq(projectSecrets.projectId, projectId), eq(projectSecrets.name, name)));
   return row;
 }
 

@@ -13,11 +13,7 @@ export interface WorkspaceMembership {
  * The user's membership, or not_found: a workspace someone is not a member of does not exist for
  * them. With `requireAdmin`, members get forbidden.
  */
-export async function getWorkspaceMembershipOrThrow(options: {
-  workspaceId: string;
-  userId: string;
-  requireAdmin?: boolean;
-}): Promise<WorkspaceMembership> {
+export async function getWorkspaceMembershipOrThrow(options: { workspaceId: string; userId: string; requireAdmin?: boolean }): Promise<WorkspaceMembership> {
   const db = await getPlatformDb();
   const [row] = await db
     .select({ workspaceId: workspaces.id, workspaceName: workspaces.name, role: memberships.role })

@@ -44,7 +44,16 @@ beforeAll(async () => {
   resetConfigForTests();
   server = await startRouteServer();
   fixture = await createProjectFixture("Automation runs");
-  key = await fixture.keyFor(["automations.read", "automations.write", "automations.run", "records.read", "records.create", "records.update", "records.delete", "endpoints.create"]);
+  key = await fixture.keyFor([
+    "automations.read",
+    "automations.write",
+    "automations.run",
+    "records.read",
+    "records.create",
+    "records.update",
+    "records.delete",
+    "endpoints.create",
+  ]);
   api = projectApi(server, fixture, { key });
   await createTicketSchemas(fixture.projectId);
 });
@@ -94,7 +103,12 @@ describe("manual runs", () => {
   });
 
   it("runs a disabled automation by hand", async () => {
-    const automation = await createAutomation({ name: "Disabled", enabled: false, trigger: { type: "manual" }, steps: [{ type: "transform", name: "echo", expression: "trigger" }] });
+    const automation = await createAutomation({
+      name: "Disabled",
+      enabled: false,
+      trigger: { type: "manual" },
+      steps: [{ type: "transform", name: "echo", expression: "trigger" }],
+    });
     const response = await api.manage(`/automations/${automation.id}/run`, { method: "POST", body: "{}" });
     expect(response.status).toBe(202);
     const [run] = await waitForAutomationRuns(fixture.projectId, automation.id, 1);
@@ -111,7 +125,12 @@ describe("record triggers", () => {
         type: "record",
         schema: "tickets",
         events: ["update"],
-        condition: { checks: [{ left: "{{trigger.record.status}}", operator: "equals", right: "closed" }, { left: "{{trigger.previous.status}}", operator: "equals", right: "open" }] },
+        condition: {
+          checks: [
+            { left: "{{trigger.record.status}}", operator: "equals", right: "closed" },
+            { left: "{{trigger.previous.status}}", operator: "equals", right: "open" },
+          ],
+        },
       },
       steps: [{ type: "update", name: "noted", schema: "tickets", filters: "id = {{trigger.record.id}}", values: { owner: "closed by automation", status: "open" } }],
     });
@@ -156,10 +175,19 @@ describe("record triggers", () => {
     const automation = await createAutomation({ name: "Watch creates", trigger: { type: "record", schema: "authors", events: ["create"] }, steps: [] });
     const endpoint = await api.manage("/endpoints", {
       method: "POST",
-      body: JSON.stringify({ name: "Add author", method: "POST", slug: "add-author", steps: [{ type: "create", name: "author", schema: "authors", values: { name: "{{body.name}}" } }] }),
+      body: JSON.stringify({
+        name: "Add author",
+        method: "POST",
+        slug: "add-author",
+        steps: [{ type: "create", name: "author", schema: "authors", values: { name: "{{body.name}}" } }],
+      }),
     });
     expect(endpoint.status).toBe(201);
-    const invoked = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/add-author`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"name":"Flow"}' });
+    const invoked = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/add-author`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"name":"Flow"}',
+    });
     expect(invoked.status).toBe(200);
     expect(await automationRunsAfterQuiet(fixture.projectId, automation.id)).toHaveLength(0);
   });
@@ -167,7 +195,11 @@ describe("record triggers", () => {
 
 describe("schedules", () => {
   it("runs once per tick however many instances queue it", async () => {
-    const automation = await createAutomation({ name: "Every minute", trigger: { type: "schedule", cron: "* * * * *", timezone: "Europe/Berlin" }, steps: [{ type: "transform", name: "at", expression: "trigger.scheduledAt" }] });
+    const automation = await createAutomation({
+      name: "Every minute",
+      trigger: { type: "schedule", cron: "* * * * *", timezone: "Europe/Berlin" },
+      steps: [{ type: "transform", name: "at", expression: "trigger.scheduledAt" }],
+    });
     const tick = new Date(Math.floor(Date.now() / 60_000) * 60_000);
     // Two instances reach the same minute.
     const [first, second] = await Promise.all([queueDueSchedules(tick), queueDueSchedules(tick)]);
@@ -213,7 +245,11 @@ describe("fairness between projects", () => {
     const other = await createProjectFixture("Quiet neighbour");
     const otherKey = await other.keyFor(["automations.write", "automations.run"]);
     const otherCall = (path: string, body: unknown) =>
-      fetch(`${server.url}/api/projects/${other.projectId}${path}`, { method: "POST", headers: { authorization: `Bearer ${otherKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${server.url}/api/projects/${other.projectId}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${otherKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const quiet = (await (await otherCall("/automations", { name: "Quick", trigger: { type: "manual" }, steps: [] })).json()) as { id: string };
 
     const flood = 30;

@@ -68,7 +68,11 @@ describe("saving an automation names each problem with its path (422)", () => {
     ["a condition reading step outputs", { name: "A", trigger: record(check("{{trigger.record.status}}", "{{steps.x}}")) }, "trigger.condition.checks.0.right"],
     ["a malformed placeholder in a condition", { name: "A", trigger: record(check("{{trigger.record. status}}")) }, "trigger.condition.checks.0.left"],
     ["unbalanced braces in a condition", { name: "A", trigger: record(check("{{trigger.record.status")) }, "trigger.condition.checks.0.left"],
-    ["a binary operator without a right operand", { name: "A", trigger: record({ condition: { checks: [{ left: "{{trigger.event}}", operator: "equals" }] } }) }, "trigger.condition.checks.0.right"],
+    [
+      "a binary operator without a right operand",
+      { name: "A", trigger: record({ condition: { checks: [{ left: "{{trigger.event}}", operator: "equals" }] } }) },
+      "trigger.condition.checks.0.right",
+    ],
     ["a secret in a condition", { name: "A", trigger: record(check("{{secrets.API_TOKEN}}")) }, "trigger.condition.checks.0.left"],
     ["a form slug with capitals", { name: "A", trigger: form({ form: "Contact Us" }) }, "trigger.form"],
     ["a javascript: redirect", { name: "A", trigger: form({ redirectUrl: "javascript:alert(document.cookie)" }) }, "trigger.redirectUrl"],
@@ -88,7 +92,11 @@ describe("saving an automation names each problem with its path (422)", () => {
     ["a step on a component schema", { name: "A", trigger: manual, steps: [{ type: "create", schema: "seo", values: {} }] }, "steps.0.schema"],
     ["a filter on an unknown field", { name: "A", trigger: manual, steps: [{ type: "query", schema: "tickets", filters: "colour=red" }] }, "steps.0.filters"],
     ["a JMESPath that does not compile", { name: "A", trigger: manual, steps: [{ type: "transform", expression: "trigger.record[?status=='x'" }] }, "steps.0.expression"],
-    ["a secret outside an outbound step", { name: "A", trigger: manual, steps: [{ type: "create", schema: "tickets", values: { title: "{{secrets.API_TOKEN}}" } }] }, "steps.0.values.title"],
+    [
+      "a secret outside an outbound step",
+      { name: "A", trigger: manual, steps: [{ type: "create", schema: "tickets", values: { title: "{{secrets.API_TOKEN}}" } }] },
+      "steps.0.values.title",
+    ],
     ["a file: URL in an HTTP step", { name: "A", trigger: manual, steps: [{ type: "http", method: "GET", url: "file:///etc/passwd" }] }, "steps.0.url"],
   ];
 
@@ -97,7 +105,10 @@ describe("saving an automation names each problem with its path (422)", () => {
   });
 
   it("accepts the auth schema as a record trigger and a condition that reads the trigger", async () => {
-    const answer = await api.call("POST", "/automations", { name: "Members", trigger: record({ schema: "members", ...check("{{ trigger.record.email }}", "{{trigger.previous.email}}") }) });
+    const answer = await api.call("POST", "/automations", {
+      name: "Members",
+      trigger: record({ schema: "members", ...check("{{ trigger.record.email }}", "{{trigger.previous.email}}") }),
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   });
 
@@ -161,7 +172,10 @@ describe("updates", () => {
     for (const [patch, path] of cases) {
       const answer = await api.call("PATCH", `/automations/${id}`, patch);
       expect(answer.status, JSON.stringify(patch)).toBe(422);
-      expect(answer.body.issues!.map((issue) => issue.path), JSON.stringify(patch)).toContain(path);
+      expect(
+        answer.body.issues!.map((issue) => issue.path),
+        JSON.stringify(patch),
+      ).toContain(path);
     }
     const unchanged = await api.call("GET", `/automations/${id}`);
     expect(unchanged.body).toMatchObject({ version: 1, trigger: { type: "schedule", cron: "0 * * * *", timezone: "UTC" } });
@@ -184,12 +198,23 @@ describe("imports", () => {
     const projectKey = await project.keyFor(["automations.read", "automations.write"]);
     const theirs = api.with({ projectId: project.projectId, credentials: { key: projectKey } });
     const post = (document: unknown) => theirs.call("POST", "/automations/import", document);
-    const invalid = await post({ automations: [{ name: "Fine", trigger: manual }, { name: "Broken", trigger: schedule("* * *") }, { name: "Steps", trigger: manual, steps: [{ type: "query", schema: "nope" }] }] });
+    const invalid = await post({
+      automations: [
+        { name: "Fine", trigger: manual },
+        { name: "Broken", trigger: schedule("* * *") },
+        { name: "Steps", trigger: manual, steps: [{ type: "query", schema: "nope" }] },
+      ],
+    });
     expect(invalid.status).toBe(422);
     expect(invalid.body.error).toBe("invalid import document");
     expect(invalid.body.issues!.map((issue) => issue.path)).toEqual(["automations.1.trigger.cron", "automations.2.steps.0.schema"]);
 
-    const duplicates = await post({ automations: [{ name: "Twice", trigger: form({ form: "a" }) }, { name: "Twice", trigger: form({ form: "a" }) }] });
+    const duplicates = await post({
+      automations: [
+        { name: "Twice", trigger: form({ form: "a" }) },
+        { name: "Twice", trigger: form({ form: "a" }) },
+      ],
+    });
     expect(duplicates.status).toBe(422);
     expect(duplicates.body.issues!.map((issue) => issue.path)).toEqual(["automations.1.name", "automations.1.trigger.form"]);
 
@@ -198,7 +223,12 @@ describe("imports", () => {
 
     // A form slug held by another automation of the project: 409 naming the entry, nothing written.
     expect((await post({ automations: [{ name: "Holder", trigger: form({ form: "held" }) }] })).status).toBe(200);
-    const taken = await post({ automations: [{ name: "New one", trigger: manual }, { name: "Taker", trigger: form({ form: "held" }) }] });
+    const taken = await post({
+      automations: [
+        { name: "New one", trigger: manual },
+        { name: "Taker", trigger: form({ form: "held" }) },
+      ],
+    });
     expect(taken.status).toBe(409);
     expect(taken.body.issues).toEqual([{ path: "automations.1.trigger.form", message: expect.any(String) as unknown }]);
     const listed = await theirs.call<{ data: Json[] }>("GET", "/automations");

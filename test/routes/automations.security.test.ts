@@ -140,7 +140,10 @@ describe("dashboard sessions", () => {
     const member = await createTestUser("member");
     const db = await getPlatformDb();
     await db.insert(memberships).values({ workspaceId: mine.workspaceId, userId: member.id, role: "member" });
-    for (const [label, cookie] of [["member", member.cookie], ["admin", mine.owner.cookie]] as const) {
+    for (const [label, cookie] of [
+      ["member", member.cookie],
+      ["admin", mine.owner.cookie],
+    ] as const) {
       const session = { cookie, headers: { origin: server.url } };
       const created = await call(mine.projectId, session, "POST", "/automations", manualAutomation(`By ${label}`));
       expect(created.status, label).toBe(201);
@@ -175,7 +178,13 @@ describe("dashboard sessions", () => {
   });
 
   it("leave API-key calls alone: a key is an explicit credential, whatever the Origin", async () => {
-    const answer = await call(mine.projectId, { cookie: "", headers: { authorization: `Bearer ${myKey}`, origin: "http://evil.example", "sec-fetch-site": "cross-site" } }, "POST", "/automations", manualAutomation("By key"));
+    const answer = await call(
+      mine.projectId,
+      { cookie: "", headers: { authorization: `Bearer ${myKey}`, origin: "http://evil.example", "sec-fetch-site": "cross-site" } },
+      "POST",
+      "/automations",
+      manualAutomation("By key"),
+    );
     expect(answer.status).toBe(201);
   });
 });

@@ -70,7 +70,11 @@ describe("cookie-authenticated requests that change state", () => {
   it.each(["text/plain", "application/x-www-form-urlencoded", ""])("refuses a body sent as %j even from the dashboard's origin", async (contentType) => {
     const headers: Record<string, string> = { origin: server.url, "sec-fetch-site": "same-origin" };
     if (contentType) headers["content-type"] = contentType;
-    const response = await fetch(projectUrl("/endpoints"), { method: "POST", headers: { cookie: fixture.owner.cookie, ...headers }, body: new TextEncoder().encode(JSON.stringify(publicEndpoint)) });
+    const response = await fetch(projectUrl("/endpoints"), {
+      method: "POST",
+      headers: { cookie: fixture.owner.cookie, ...headers },
+      body: new TextEncoder().encode(JSON.stringify(publicEndpoint)),
+    });
     expect(response.status).toBe(415);
     expect(await listed("/endpoints")).toEqual([]);
   });

@@ -123,66 +123,82 @@ describe("dashboard sign-in through next-auth's route", () => {
     expect((await listApiKeys(answer.sessionCookie!)).status).toBe(200);
   });
 
-  it("answers an unknown email exactly like a wrong password, after the same scrypt work", async () => {
-    const ip = randomIp();
-    const wrong: SignInAnswer[] = [];
-    const unknown: SignInAnswer[] = [];
-    for (let i = 0; i < 3; i++) {
-      wrong.push(await signIn(project.owner.email, `not the password ${i}`, ip));
-      unknown.push(await signIn(uniqueEmail("nobody"), PASSWORD, ip));
-    }
-    for (const answer of [...wrong, ...unknown]) {
-      expect(answer.status).toBe(401);
-      expect(answer.error).toBe("CredentialsSignin");
-      expect(answer.sessionCookie).toBeUndefined();
-    }
-    expect(new Set([...wrong, ...unknown].map((answer) => answer.url)).size).toBe(1);
-    const median = (answers: SignInAnswer[]) => answers.map((answer) => answer.ms).sort((a, b) => a - b)[1]!;
-    // Without the decoy hash an unknown email answers in a few milliseconds; with it, like scrypt.
-    expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.4);
-  }, SCRYPT_HEAVY_TIMEOUT_MS);
+  it(
+    "answers an unknown email exactly like a wrong password, after the same scrypt work",
+    async () => {
+      const ip = randomIp();
+      const wrong: SignInAnswer[] = [];
+      const unknown: SignInAnswer[] = [];
+      for (let i = 0; i < 3; i++) {
+        wrong.push(await signIn(project.owner.email, `not the password ${i}`, ip));
+        unknown.push(await signIn(uniqueEmail("nobody"), PASSWORD, ip));
+      }
+      for (const answer of [...wrong, ...unknown]) {
+        expect(answer.status).toBe(401);
+        expect(answer.error).toBe("CredentialsSignin");
+        expect(answer.sessionCookie).toBeUndefined();
+      }
+      expect(new Set([...wrong, ...unknown].map((answer) => answer.url)).size).toBe(1);
+      const median = (answers: SignInAnswer[]) => answers.map((answer) => answer.ms).sort((a, b) => a - b)[1]!;
+      // Without the decoy hash an unknown email answers in a few milliseconds; with it, like scrypt.
+      expect(median(unknown)).toBeGreaterThan(median(wrong) * 0.4);
+    },
+    SCRYPT_HEAVY_TIMEOUT_MS,
+  );
 
-  it("refuses the 11th attempt on one account after 10 failures, even with the right password and from another IP", async () => {
-    const user = await createTestUser("locked");
-    await setTestUserPassword(user.id, PASSWORD);
-    const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
-    const failures = await inBatches(limit, 2, (i) => signIn(user.email, `wrong password ${i}`, randomIp()));
-    expect(failures.map((answer) => answer.error)).toEqual(Array(limit).fill("CredentialsSignin"));
+  it(
+    "refuses the 11th attempt on one account after 10 failures, even with the right password and from another IP",
+    async () => {
+      const user = await createTestUser("locked");
+      await setTestUserPassword(user.id, PASSWORD);
+      const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
+      const failures = await inBatches(limit, 2, (i) => signIn(user.email, `wrong password ${i}`, randomIp()));
+      expect(failures.map((answer) => answer.error)).toEqual(Array(limit).fill("CredentialsSignin"));
 
-    for (const email of [user.email, user.email.toUpperCase()]) {
+      for (const email of [user.email, user.email.toUpperCase()]) {
+        const refused = await signIn(email, PASSWORD, randomIp());
+        expect(refused.status).toBe(429);
+        expect(refused.error).toMatch(LIMIT_MESSAGE);
+        expect(Number(refused.retryAfter)).toBeGreaterThan(0);
+        expect(Number(refused.retryAfter)).toBeLessThanOrEqual(DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount.windowSeconds);
+        expect(refused.sessionCookie).toBeUndefined();
+      }
+    },
+    SCRYPT_HEAVY_TIMEOUT_MS,
+  );
+
+  it(
+    "limits an unknown email exactly like an existing account",
+    async () => {
+      const email = uniqueEmail("ghost");
+      const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
+      await inBatches(limit, 2, (i) => signIn(email, `guess ${i}`, randomIp()));
       const refused = await signIn(email, PASSWORD, randomIp());
       expect(refused.status).toBe(429);
       expect(refused.error).toMatch(LIMIT_MESSAGE);
+    },
+    SCRYPT_HEAVY_TIMEOUT_MS,
+  );
+
+  it(
+    "refuses a client IP after 30 failures on any accounts, and only that IP",
+    async () => {
+      const ip = randomIp();
+      const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerIp;
+      const failures = await inBatches(limit, 3, (i) => signIn(uniqueEmail(`spray-${i}`), PASSWORD, ip));
+      expect(failures.every((answer) => answer.status === 401 && answer.error === "CredentialsSignin")).toBe(true);
+
+      const refused = await signIn(project.owner.email, PASSWORD, ip);
+      expect(refused.status).toBe(429);
+      expect(refused.error).toMatch(LIMIT_MESSAGE);
       expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-      expect(Number(refused.retryAfter)).toBeLessThanOrEqual(DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount.windowSeconds);
       expect(refused.sessionCookie).toBeUndefined();
-    }
-  }, SCRYPT_HEAVY_TIMEOUT_MS);
 
-  it("limits an unknown email exactly like an existing account", async () => {
-    const email = uniqueEmail("ghost");
-    const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
-    await inBatches(limit, 2, (i) => signIn(email, `guess ${i}`, randomIp()));
-    const refused = await signIn(email, PASSWORD, randomIp());
-    expect(refused.status).toBe(429);
-    expect(refused.error).toMatch(LIMIT_MESSAGE);
-  }, SCRYPT_HEAVY_TIMEOUT_MS);
-
-  it("refuses a client IP after 30 failures on any accounts, and only that IP", async () => {
-    const ip = randomIp();
-    const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerIp;
-    const failures = await inBatches(limit, 3, (i) => signIn(uniqueEmail(`spray-${i}`), PASSWORD, ip));
-    expect(failures.every((answer) => answer.status === 401 && answer.error === "CredentialsSignin")).toBe(true);
-
-    const refused = await signIn(project.owner.email, PASSWORD, ip);
-    expect(refused.status).toBe(429);
-    expect(refused.error).toMatch(LIMIT_MESSAGE);
-    expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-    expect(refused.sessionCookie).toBeUndefined();
-
-    const elsewhere = await signIn(project.owner.email, PASSWORD, randomIp());
-    expect(elsewhere.status).toBe(200);
-  }, SCRYPT_HEAVY_TIMEOUT_MS);
+      const elsewhere = await signIn(project.owner.email, PASSWORD, randomIp());
+      expect(elsewhere.status).toBe(200);
+    },
+    SCRYPT_HEAVY_TIMEOUT_MS,
+  );
 });
 
 describe("sign-up and invitation limits", () => {

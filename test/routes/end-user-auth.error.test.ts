@@ -68,7 +68,12 @@ const ACTIONS = ["register", "login", "verify-email", "request-password-reset", 
 describe("end-user auth: refusals and validation", () => {
   it("answers one 404 body for an unknown project, an unknown schema and schemas that are not auth schemas", async () => {
     const base = suite.server.url;
-    const targets = [`/api/projects/prj_doesnotexist/auth/customers`, `/api/projects/${project.projectId}/auth/nope`, `/api/projects/${project.projectId}/auth/orders`, `/api/projects/${project.projectId}/auth/address`];
+    const targets = [
+      `/api/projects/prj_doesnotexist/auth/customers`,
+      `/api/projects/${project.projectId}/auth/nope`,
+      `/api/projects/${project.projectId}/auth/orders`,
+      `/api/projects/${project.projectId}/auth/address`,
+    ];
     for (const target of targets) {
       for (const action of ACTIONS) {
         const response = await postJson(`${base}${target}/${action}`, { email: uniqueEmail("x"), password: PASSWORD, token: "t" });
@@ -150,7 +155,10 @@ describe("end-user auth: refusals and validation", () => {
       const answer = await postJson(project.url("verify-email"), { token });
       expect([400, 422], JSON.stringify(token)).toContain(answer.status);
     }
-    expect((await postJson(project.url("verify-email"), { token: "x".repeat(43) })).body).toEqual({ error: "the verification token is invalid or has already been used", code: "bad_request" });
+    expect((await postJson(project.url("verify-email"), { token: "x".repeat(43) })).body).toEqual({
+      error: "the verification token is invalid or has already been used",
+      code: "bad_request",
+    });
 
     const used = await registerWithMail("used");
     expect((await postJson(project.url("verify-email"), { token: used.verificationToken })).status).toBe(200);

@@ -87,7 +87,10 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     expect(expiresInMs).toBeGreaterThan(7 * 24 * 3600_000 - 60_000);
     expect(expiresInMs).toBeLessThanOrEqual(7 * 24 * 3600_000);
     expectNoSecrets(login.text, PASSWORD);
-    const [header, payload] = session.token.split(".").slice(0, 2).map((part) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>);
+    const [header, payload] = session.token
+      .split(".")
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")) as Record<string, unknown>);
     expect(header).toEqual({ alg: "HS256", typ: "JWT" });
     expect(payload).toMatchObject({ sub: userId, aud: `${project.projectId}:customers`, iss: "flowpoint" });
     expect(Number(payload?.exp) - Number(payload?.iat)).toBe(7 * 24 * 3600);

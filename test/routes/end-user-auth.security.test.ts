@@ -118,10 +118,22 @@ describe("end-user session tokens", () => {
   });
 
   it("refuses an expired token, and accepts one signed just within its 7 days", async () => {
-    const expired = await signEndUserToken({ projectId: project.projectId, schema: "customers", userId: ana.id, epoch: ana.epoch, now: new Date(Date.now() - (END_USER_TOKEN_TTL_SECONDS + 5) * 1000) });
+    const expired = await signEndUserToken({
+      projectId: project.projectId,
+      schema: "customers",
+      userId: ana.id,
+      epoch: ana.epoch,
+      now: new Date(Date.now() - (END_USER_TOKEN_TTL_SECONDS + 5) * 1000),
+    });
     expect(Date.parse(expired.expiresAt)).toBeLessThan(Date.now());
     await expectRefused(expired.token, project.url("me"), "the token has expired");
-    const old = await signEndUserToken({ projectId: project.projectId, schema: "customers", userId: ana.id, epoch: ana.epoch, now: new Date(Date.now() - (END_USER_TOKEN_TTL_SECONDS - 60) * 1000) });
+    const old = await signEndUserToken({
+      projectId: project.projectId,
+      schema: "customers",
+      userId: ana.id,
+      epoch: ana.epoch,
+      now: new Date(Date.now() - (END_USER_TOKEN_TTL_SECONDS - 60) * 1000),
+    });
     expect((await getMe(project.url("me"), old.token)).status).toBe(200);
   });
 
@@ -150,7 +162,14 @@ describe("end-user session tokens", () => {
 
   it("refuses tokens without the epoch claim, with another epoch, or for an account that no longer exists", async () => {
     const key = getEndUserTokenKey(project.projectId);
-    const base = () => new SignJWT({}).setProtectedHeader({ alg: "HS256" }).setSubject(ana.id).setAudience(`${project.projectId}:customers`).setIssuer("flowpoint").setIssuedAt().setExpirationTime("1h");
+    const base = () =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: "HS256" })
+        .setSubject(ana.id)
+        .setAudience(`${project.projectId}:customers`)
+        .setIssuer("flowpoint")
+        .setIssuedAt()
+        .setExpirationTime("1h");
     await expectRefused(await base().sign(key));
     await expectRefused((await signEndUserToken({ projectId: project.projectId, schema: "customers", userId: ana.id, epoch: "guessed" })).token);
 

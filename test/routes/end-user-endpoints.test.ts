@@ -30,7 +30,14 @@ beforeAll(async () => {
     await createSchema({
       projectId: project.projectId,
       store,
-      definition: { name: "posts", kind: "collection", fields: [{ name: "title", type: "string", required: true }, { name: "owner", type: "string", required: true }] },
+      definition: {
+        name: "posts",
+        kind: "collection",
+        fields: [
+          { name: "title", type: "string", required: true },
+          { name: "owner", type: "string", required: true },
+        ],
+      },
     });
     await createEndpoint({
       projectId: project.projectId,

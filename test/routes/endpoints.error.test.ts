@@ -41,7 +41,16 @@ describe("saving an endpoint names each problem with its path (422)", () => {
     ["more than 20 steps", { steps: Array.from({ length: 21 }, () => ({ type: "transform", expression: "body" })) }, "steps"],
     ["unknown schema", { steps: [{ type: "query", schema: "nope" }] }, "steps.0.schema"],
     ["expand of a non-relation field", { steps: [{ type: "query", schema: "tickets", expand: ["title"] }] }, "steps.0.expand.0"],
-    ["JMESPath that does not compile", { steps: [{ type: "query", name: "q", schema: "tickets" }, { type: "transform", expression: "steps.q[?status=='open'" }] }, "steps.1.expression"],
+    [
+      "JMESPath that does not compile",
+      {
+        steps: [
+          { type: "query", name: "q", schema: "tickets" },
+          { type: "transform", expression: "steps.q[?status=='open'" },
+        ],
+      },
+      "steps.1.expression",
+    ],
     ["limit over 100", { steps: [{ type: "query", schema: "tickets", limit: 101 }] }, "steps.0.limit"],
     ["URL scheme other than http(s)", { steps: [{ type: "http", method: "GET", url: "file:///etc/passwd" }] }, "steps.0.url"],
     ["end_user without an auth schema", { auth: "end_user" }, "authSchema"],
@@ -55,7 +64,16 @@ describe("saving an endpoint names each problem with its path (422)", () => {
     ["invalid header name", { response: { headers: { "bad header": "x" } } }, "response.headers.bad header"],
     ["unknown filter field", { steps: [{ type: "query", schema: "tickets", filters: "colour=red" }] }, "steps.0.filters"],
     ["unknown field in a create step", { method: "POST", steps: [{ type: "create", schema: "tickets", values: { colour: "red" } }] }, "steps.0.values"],
-    ["duplicate output names", { steps: [{ type: "transform", name: "x", expression: "body" }, { type: "transform", name: "x", expression: "body" }] }, "steps.1.name"],
+    [
+      "duplicate output names",
+      {
+        steps: [
+          { type: "transform", name: "x", expression: "body" },
+          { type: "transform", name: "x", expression: "body" },
+        ],
+      },
+      "steps.1.name",
+    ],
     ["origin with a path", { allowedOrigins: ["https://shop.example/path"] }, "allowedOrigins.0"],
   ];
   for (const [title, change, path] of cases) {

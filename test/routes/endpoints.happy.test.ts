@@ -51,7 +51,10 @@ describe("custom endpoints: the specification's example flows", () => {
     expect(log.status).toBe(200);
     const entry = (await log.json()) as { outcome: string; httpStatus: number; steps: Array<{ status: string; type: string; outputPreview: string }> };
     expect(entry).toMatchObject({ outcome: "completed", httpStatus: 200, source: "endpoint", slug: "tickets-by-status" });
-    expect(entry.steps.map((step) => [step.type, step.status])).toEqual([["query", "ok"], ["transform", "ok"]]);
+    expect(entry.steps.map((step) => [step.type, step.status])).toEqual([
+      ["query", "ok"],
+      ["transform", "ok"],
+    ]);
     expect(entry.steps[1]?.outputPreview).toContain('"open":2');
 
     const listed = await api.manage(`/endpoints/${created.id}/executions`);
@@ -80,7 +83,9 @@ describe("custom endpoints: the specification's example flows", () => {
     await server.drain();
     const { data } = (await (await api.manage(`/endpoints`)).json()) as { data: Array<{ id: string; slug: string }> };
     const id = data.find((endpoint) => endpoint.slug === "tickets-with-status")!.id;
-    const stopped = (await (await api.manage(`/endpoints/${id}/executions?outcome=stopped`)).json()) as { data: Array<{ outcome: string; httpStatus: number; steps: Array<{ status: string }> }> };
+    const stopped = (await (await api.manage(`/endpoints/${id}/executions?outcome=stopped`)).json()) as {
+      data: Array<{ outcome: string; httpStatus: number; steps: Array<{ status: string }> }>;
+    };
     expect(stopped.data).toHaveLength(1);
     expect(stopped.data[0]).toMatchObject({ outcome: "stopped", httpStatus: 422 });
     expect(stopped.data[0]?.steps.map((step) => step.status)).toEqual(["stopped", "skipped"]);
@@ -90,7 +95,7 @@ describe("custom endpoints: the specification's example flows", () => {
 describe("custom endpoints: management", () => {
   it("lists, reads, edits, disables and deletes; each change is visible to the next call", async () => {
     const created = await createEndpoint({ name: "Hello", method: "GET", slug: "hello", response: { body: '{"greeting": "hello {{query.name}}"}' } });
-    expect((await (await api.invoke("hello", {}, "?name=Ann")).json())).toEqual({ greeting: "hello Ann" });
+    expect(await (await api.invoke("hello", {}, "?name=Ann")).json()).toEqual({ greeting: "hello Ann" });
 
     const read = await api.manage(`/endpoints/${created.id}`);
     expect(await read.json()).toMatchObject({ id: created.id, slug: "hello", auth: "public", cacheSeconds: 0, enabled: true, version: 1 });
@@ -185,7 +190,12 @@ describe("custom endpoints: management", () => {
       }),
     });
     expect(response.status, await response.clone().text()).toBe(200);
-    const result = (await response.json()) as { executionId: string; outcome: string; steps: Array<{ status: string; output: Record<string, unknown> }>; response: { status: number; body: { title: string } } };
+    const result = (await response.json()) as {
+      executionId: string;
+      outcome: string;
+      steps: Array<{ status: string; output: Record<string, unknown> }>;
+      response: { status: number; body: { title: string } };
+    };
     expect(result.outcome).toBe("completed");
     expect(result.steps[0]?.output).toMatchObject({ title: "From a test run", priority: 5, status: "open" });
     expect(result.response).toMatchObject({ status: 201, body: { title: "From a test run" } });

@@ -32,7 +32,6 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-
 const BACKENDS = projectBackends({ label: "Logs", databaseLabel: "execution_logs", databaseHosts, kinds: ["local", "postgres"] });
 
 /** Opens the project's pooled store through a second copy of the modules (another bundle's classes). */

@@ -91,7 +91,11 @@ afterAll(async () => {
 
 describe("Redis unreachable while a record is written", () => {
   it("answers the write, keeps the run in the outbox and runs it once when Redis is back", async () => {
-    const automationId = await createAutomation({ name: "Echo notes", trigger: { type: "record", schema: "notes", events: ["create"] }, steps: [{ type: "transform", name: "text", expression: "trigger.record.text" }] });
+    const automationId = await createAutomation({
+      name: "Echo notes",
+      trigger: { type: "record", schema: "notes", events: ["create"] },
+      steps: [{ type: "transform", name: "text", expression: "trigger.record.text" }],
+    });
     // The runtime (and its automation) is cached before Redis goes.
     expect((await api.manage("/records/notes", { method: "POST", body: '{"text":"warm-up"}' })).status).toBe(201);
     await waitForAutomationRuns(fixture.projectId, automationId, 1);
@@ -120,7 +124,11 @@ describe("Redis unreachable while a form is submitted", () => {
       steps: [{ type: "transform", name: "name", expression: "trigger.fields.name" }],
     });
     const submit = (name: string) =>
-      fetch(`${server.url}/api/projects/${fixture.projectId}/forms/contact-outage`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+      fetch(`${server.url}/api/projects/${fixture.projectId}/forms/contact-outage`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name }),
+      });
     expect((await submit("warm-up")).status).toBe(202);
     await waitForAutomationRuns(fixture.projectId, automationId, 1);
 
@@ -319,7 +327,11 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
 
   it("fails the run while it is down and retries it per the policy once it is back", async () => {
     const call = (route: string, body: unknown) =>
-      fetch(`${server.url}/api/projects/${project.projectId}${route}`, { method: "POST", headers: { authorization: `Bearer ${projectKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+      fetch(`${server.url}/api/projects/${project.projectId}${route}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${projectKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
     const created = await call("/automations", {
       name: "Write a note",
       trigger: { type: "manual" },

@@ -58,7 +58,11 @@ describe("upload limits", () => {
     const before = await stored();
     const overPlatform = await api.send("POST", "/records/docs", form({ title: "Too big", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes + 1)]), "big.bin"] }));
     expect(overPlatform.status).toBe(413);
-    expect(overPlatform.body).toEqual({ error: `file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`, code: "payload_too_large", issues: [{ path: "attachment", message: `must be at most ${FILE_LIMITS.maxFileBytes} bytes` }] });
+    expect(overPlatform.body).toEqual({
+      error: `file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`,
+      code: "payload_too_large",
+      issues: [{ path: "attachment", message: `must be at most ${FILE_LIMITS.maxFileBytes} bytes` }],
+    });
     const exactly = await api.send("POST", "/records/docs", form({ title: "Just fits", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes)]), "fits.bin"] }));
     expect(exactly.status).toBe(201);
     await api.call("DELETE", `/records/docs/${exactly.body.id as string}`);
@@ -91,7 +95,9 @@ describe("upload limits", () => {
     expect(JSON.parse(declared.body)).toEqual({ error: expect.stringMatching(/^request body is larger than \d+ bytes$/), code: "payload_too_large" });
 
     const boundary = "----streamed";
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nstreamed\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="endless.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nstreamed\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="endless.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const total = 40 * 1024 * 1024;
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
@@ -158,7 +164,9 @@ describe("refused parts", () => {
   it("answers 422 for a part whose content type is not a media type", async () => {
     const boundary = "b0undary";
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nx\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="a.bin"\r\nContent-Type: not a type\r\n\r\nabc\r\n--${boundary}--\r\n`;
-    const answer = await answerOf(await fetch(api.url("/records/docs"), { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body }));
+    const answer = await answerOf(
+      await fetch(api.url("/records/docs"), { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body }),
+    );
     expect(answer.status).toBe(422);
     expect(answer.body.issues).toEqual([{ path: "attachment", message: "has a content type that is not a valid media type" }]);
   });
@@ -178,7 +186,11 @@ describe("nothing is left behind when the record write fails", () => {
     const before = await stored();
     const big = new Blob([Buffer.alloc(FILE_LIMITS.chunkBytes * 2 + 5, 7)]);
 
-    const unique = await api.send("POST", "/records/docs", form({ title: "Dup", slug: "taken", attachment: [big, "big.bin"], cover: [new Blob(["gif"], { type: "image/gif" }), "c.gif"] }));
+    const unique = await api.send(
+      "POST",
+      "/records/docs",
+      form({ title: "Dup", slug: "taken", attachment: [big, "big.bin"], cover: [new Blob(["gif"], { type: "image/gif" }), "c.gif"] }),
+    );
     expect(unique.status).toBe(409);
     expect(unique.body.field).toBe("slug");
     expect(await stored()).toEqual(before);
@@ -192,7 +204,11 @@ describe("nothing is left behind when the record write fails", () => {
     expect(missing.status).toBe(404);
     expect(await stored()).toEqual(before);
 
-    const updateUnique = await api.send("PATCH", `/records/docs/${(await api.call("POST", "/records/docs", { title: "Other" })).body.id as string}`, form({ slug: "taken", attachment: [big, "big.bin"] }));
+    const updateUnique = await api.send(
+      "PATCH",
+      `/records/docs/${(await api.call("POST", "/records/docs", { title: "Other" })).body.id as string}`,
+      form({ slug: "taken", attachment: [big, "big.bin"] }),
+    );
     expect(updateUnique.status).toBe(409);
     expect(await stored()).toEqual(before);
     expect((await api.call("GET", `/records/docs/${taken.body.id as string}`)).body.attachment).toBeNull();
@@ -208,7 +224,9 @@ describe("file ids given as values", () => {
     const withCover = await api.send("POST", "/records/docs", form({ title: "Has cover", cover: [new Blob(["png"], { type: "image/png" }), "c.png"] }));
     const crossField = await api.call("POST", "/records/docs", { title: "Steal", attachment: withCover.body.cover });
     expect(crossField.status).toBe(422);
-    expect(crossField.body.issues).toEqual([{ path: "attachment", message: `file "${withCover.body.cover as string}" was uploaded for another field; upload it again for this one` }]);
+    expect(crossField.body.issues).toEqual([
+      { path: "attachment", message: `file "${withCover.body.cover as string}" was uploaded for another field; upload it again for this one` },
+    ]);
     const patched = await api.call("PATCH", `/records/docs/${withCover.body.id as string}`, { attachment: withCover.body.cover });
     expect(patched.status).toBe(422);
   });

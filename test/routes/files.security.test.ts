@@ -13,7 +13,14 @@ import { projectApi } from "@/test/support/project-api";
 type Json = Record<string, unknown>;
 
 const ALL: Permission[] = ["schemas.write", "records.read", "records.create", "records.update", "records.delete"];
-const DOCS = { name: "docs", kind: "collection", fields: [{ name: "title", type: "string" }, { name: "attachment", type: "file" }] };
+const DOCS = {
+  name: "docs",
+  kind: "collection",
+  fields: [
+    { name: "title", type: "string" },
+    { name: "attachment", type: "file" },
+  ],
+};
 
 let server: RouteServer;
 let mine: ProjectFixture;
@@ -28,7 +35,10 @@ beforeAll(async () => {
   theirs = await createProjectFixture("Theirs");
   myKey = await mine.keyFor(ALL);
   theirKey = await theirs.keyFor(ALL);
-  for (const [project, key] of [[mine, myKey], [theirs, theirKey]] as const) {
+  for (const [project, key] of [
+    [mine, myKey],
+    [theirs, theirKey],
+  ] as const) {
     expect((await projectApi(server, project, { key }).call("POST", "/schemas", DOCS)).status).toBe(201);
   }
   const form = new FormData();
@@ -104,11 +114,14 @@ describe("downloads cannot run in the platform's origin", () => {
 
   it("strips paths and control characters from filenames, so headers cannot be injected", async () => {
     const cases: Array<[string[], string]> = [
-      [['Content-Disposition: form-data; name="attachment"; filename="../../etc/passwd"'], 'attachment; filename="passwd"; filename*=UTF-8\'\'passwd'],
-      [['Content-Disposition: form-data; name="attachment"; filename="C:\\\\fakepath\\\\report.txt"'], 'attachment; filename="report.txt"; filename*=UTF-8\'\'report.txt'],
-      [[`Content-Disposition: form-data; name="attachment"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%0D%0A.txt`], 'attachment; filename="aSet-Cookie: x=1.txt"; filename*=UTF-8\'\'aSet-Cookie%3A%20x%3D1.txt'],
-      [['Content-Disposition: form-data; name="attachment"; filename="quote\\"s;.txt"'], 'attachment; filename="quote_s;.txt"; filename*=UTF-8\'\'quote%22s%3B.txt'],
-      [['Content-Disposition: form-data; name="attachment"; filename=".."'], 'attachment; filename="file"; filename*=UTF-8\'\'file'],
+      [['Content-Disposition: form-data; name="attachment"; filename="../../etc/passwd"'], "attachment; filename=\"passwd\"; filename*=UTF-8''passwd"],
+      [['Content-Disposition: form-data; name="attachment"; filename="C:\\\\fakepath\\\\report.txt"'], "attachment; filename=\"report.txt\"; filename*=UTF-8''report.txt"],
+      [
+        [`Content-Disposition: form-data; name="attachment"; filename*=UTF-8''a%0D%0ASet-Cookie%3A%20x%3D1%0D%0A.txt`],
+        "attachment; filename=\"aSet-Cookie: x=1.txt\"; filename*=UTF-8''aSet-Cookie%3A%20x%3D1.txt",
+      ],
+      [['Content-Disposition: form-data; name="attachment"; filename="quote\\"s;.txt"'], "attachment; filename=\"quote_s;.txt\"; filename*=UTF-8''quote%22s%3B.txt"],
+      [['Content-Disposition: form-data; name="attachment"; filename=".."'], "attachment; filename=\"file\"; filename*=UTF-8''file"],
     ];
     for (const [headerLines, disposition] of cases) {
       const created = await uploadRaw([...headerLines, "Content-Type: text/plain"], "content");

@@ -157,7 +157,17 @@ describe("bodies", () => {
     expect((await post("contact", json({ ["n".repeat(100)]: "ok" }))).status).toBe(202);
     const long = await expectError(await post("contact", json({ ["n".repeat(101)]: "x" })), 400, "invalid submission");
     expect(long.issues).toEqual([{ path: `fields.${"n".repeat(100)}`, message: "field names are at most 100 characters" }]);
-    const bad = await expectError(await post("contact", { body: new URLSearchParams([["$where", "1"], ["user.email", "a"], ["ok", "nul\u0000"]]) }), 400, "invalid submission");
+    const bad = await expectError(
+      await post("contact", {
+        body: new URLSearchParams([
+          ["$where", "1"],
+          ["user.email", "a"],
+          ["ok", "nul\u0000"],
+        ]),
+      }),
+      400,
+      "invalid submission",
+    );
     expect(bad.issues).toEqual([
       { path: "fields.$where", message: 'field names cannot start with "$"' },
       { path: "fields.user.email", message: 'field names cannot contain "."' },

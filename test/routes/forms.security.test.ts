@@ -112,8 +112,13 @@ describe("security headers", () => {
 describe("honeypot", () => {
   it("answers a filled trap exactly as if accepted and stores and runs nothing", async () => {
     const before = (await readStoredSubmissions(fixture.projectId, guardedId)).length;
-    for (const fields of [{ name: "Bot", website: "http://spam.example" }, { name: "Bot", website: ["", "spam"] }]) {
-      const trapped = await post("guarded", { body: new URLSearchParams(Object.entries(fields).flatMap(([name, value]) => (Array.isArray(value) ? value.map((item) => [name, item]) : [[name, value]]))) });
+    for (const fields of [
+      { name: "Bot", website: "http://spam.example" },
+      { name: "Bot", website: ["", "spam"] },
+    ]) {
+      const trapped = await post("guarded", {
+        body: new URLSearchParams(Object.entries(fields).flatMap(([name, value]) => (Array.isArray(value) ? value.map((item) => [name, item]) : [[name, value]]))),
+      });
       expect(trapped.status).toBe(202);
       expect(await trapped.json()).toEqual({ id: expect.stringMatching(SUBMISSION_ID) });
     }
@@ -156,7 +161,9 @@ describe("honeypot", () => {
 describe("redirects", () => {
   it("go only to the owner's redirectUrl, never to one the submission or the query names", async () => {
     const hostile = new URLSearchParams({ redirect: EVIL, redirectUrl: EVIL, redirect_url: EVIL, next: EVIL, returnTo: EVIL, location: EVIL, _next: EVIL }).toString();
-    const answer = await browserFormPost(`${formUrl("guarded-redirect")}?redirectUrl=${encodeURIComponent(EVIL)}&next=${encodeURIComponent(EVIL)}`, hostile, { referer: `${EVIL}/form` });
+    const answer = await browserFormPost(`${formUrl("guarded-redirect")}?redirectUrl=${encodeURIComponent(EVIL)}&next=${encodeURIComponent(EVIL)}`, hostile, {
+      referer: `${EVIL}/form`,
+    });
     expect(answer.status).toBe(303);
     expect(answer.headers.location).toBe(THANKS);
     // A form without a redirectUrl never redirects.
@@ -173,7 +180,10 @@ describe("cookies and sessions", () => {
     const withCookie = await browserFormPost(formUrl("signup"), "name=cookie", { cookie, origin: EVIL, "sec-fetch-site": "cross-site" });
     expect(withCookie.status).toBe(202);
     expect(withCookie.headers["set-cookie"]).toBeUndefined();
-    const garbage = await post("signup", { body: new URLSearchParams({ name: "garbage" }), headers: { cookie: "next-auth.session-token=garbage; __Secure-next-auth.session-token=x" } });
+    const garbage = await post("signup", {
+      body: new URLSearchParams({ name: "garbage" }),
+      headers: { cookie: "next-auth.session-token=garbage; __Secure-next-auth.session-token=x" },
+    });
     expect(garbage.status).toBe(202);
     const { id } = JSON.parse(withCookie.body) as { id: string };
     const stored = (await readStoredSubmissions(fixture.projectId, signupId)).find((record) => record.id === id);
@@ -193,7 +203,10 @@ describe("CORS", () => {
     const refused = await post("guarded", json({ name: "x" }, { origin: EVIL }));
     expect(refused.status).toBe(202);
     expect(refused.headers.get("access-control-allow-origin")).toBeNull();
-    const preflight = await fetch(formUrl("guarded"), { method: "OPTIONS", headers: { origin: EVIL, "access-control-request-method": "POST", "access-control-request-headers": "content-type" } });
+    const preflight = await fetch(formUrl("guarded"), {
+      method: "OPTIONS",
+      headers: { origin: EVIL, "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
     expect(preflight.headers.get("access-control-allow-methods")).toBeNull();
@@ -225,10 +238,14 @@ describe("CSV export", () => {
       }),
     );
     expect(response.status).toBe(202);
-    const csv = await (await fetch(`${server.url}/api/projects/${fixture.projectId}/automations/${surveyId}/submissions?format=csv`, { headers: { authorization: `Bearer ${key}` } })).text();
+    const csv = await (
+      await fetch(`${server.url}/api/projects/${fixture.projectId}/automations/${surveyId}/submissions?format=csv`, { headers: { authorization: `Bearer ${key}` } })
+    ).text();
     const [header, row] = csv.split("\r\n");
     expect(header).toBe(`id,submittedAt,ip,'=cmd|' /C calc'!A0,name,plus,at,dash,tab,number,quote`);
-    expect(row!.split(",").slice(3).join(",")).toBe(`header attack,"'=HYPERLINK(""https://evil.example"",""click"")","'+SUM(1,2)",'@SUM(1),'-2+3,'\t=1,-2,"say ""hi"", then leave"`);
+    expect(row!.split(",").slice(3).join(",")).toBe(
+      `header attack,"'=HYPERLINK(""https://evil.example"",""click"")","'+SUM(1,2)",'@SUM(1),'-2+3,'\t=1,-2,"say ""hi"", then leave"`,
+    );
   });
 });
 

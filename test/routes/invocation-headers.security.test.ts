@@ -165,7 +165,10 @@ describe("every invocation answer is sandboxed (item 1)", () => {
   });
 
   it("lets no header stored before the names were reserved replace or weaken the platform's", async () => {
-    for (const respond of [() => fetch(`${server.url}/api/projects/${fixture.projectId}/fn/legacy`), () => viaRouteHandler({ label: "legacy", method: "GET", path: `/api/projects/${fixture.projectId}/fn/legacy`, status: 200 })]) {
+    for (const respond of [
+      () => fetch(`${server.url}/api/projects/${fixture.projectId}/fn/legacy`),
+      () => viaRouteHandler({ label: "legacy", method: "GET", path: `/api/projects/${fixture.projectId}/fn/legacy`, status: 200 }),
+    ]) {
       const response = await respond();
       expect(response.status).toBe(200);
       expectSandboxed(response, "legacy");
@@ -193,7 +196,12 @@ describe("owners cannot set the platform's security headers (item 1)", () => {
       const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/endpoints`, {
         method: "POST",
         headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ name: "Unsafe", method: "GET", slug: "unsafe", response: { contentType: "text/html", body: "<p>hi</p>", headers: { [name]: "sandbox allow-same-origin" } } }),
+        body: JSON.stringify({
+          name: "Unsafe",
+          method: "GET",
+          slug: "unsafe",
+          response: { contentType: "text/html", body: "<p>hi</p>", headers: { [name]: "sandbox allow-same-origin" } },
+        }),
       });
       expect(response.status, name).toBe(422);
       const body = (await response.json()) as { issues: Array<{ path: string; message: string }> };
@@ -284,7 +292,13 @@ describe("INVOCATION_URL (item 1)", () => {
       await new Promise<void>((resolve) => routed.close(() => resolve()));
     });
 
-    function send(host: string, method: string, path: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }> {
+    function send(
+      host: string,
+      method: string,
+      path: string,
+      headers: Record<string, string> = {},
+      body?: string,
+    ): Promise<{ status: number; headers: IncomingMessage["headers"]; body: string }> {
       return new Promise((resolve, reject) => {
         const req = httpRequest({ host: "127.0.0.1", port, method, path, headers: { host, cookie: "next-auth.session-token=dashboard-session", ...headers } }, (res) => {
           let body = "";
@@ -484,7 +498,9 @@ describe("proxy.ts: headers of the dashboard and the invocation origin inside Ne
     expect(post({ "content-length": String(10 * 1024 * 1024) }).headers.get("x-middleware-next")).toBe("1");
     // Other routes and methods are not concerned.
     expect(proxy(new NextRequest(importUrl, { method: "GET", headers: { host: "localhost:3000" } })).headers.get("x-middleware-next")).toBe("1");
-    expect(proxy(new NextRequest("http://localhost:3000/api/projects/prj_1/records/posts", { method: "POST", headers: { host: "localhost:3000" } })).headers.get("x-middleware-next")).toBe("1");
+    expect(
+      proxy(new NextRequest("http://localhost:3000/api/projects/prj_1/records/posts", { method: "POST", headers: { host: "localhost:3000" } })).headers.get("x-middleware-next"),
+    ).toBe("1");
   });
 
   it("serves only the public paths on the invocation origin, and those without the Cookie header", async () => {

@@ -21,7 +21,9 @@ import { projectApi } from "@/test/support/project-api";
  */
 const databaseUrl = process.env.DATABASE_URL;
 const suite = databaseUrl ? describe : describe.skip;
-const title = databaseUrl ? "attaching a project to a database another project holds" : "attaching a project to a database another project holds — skipped: DATABASE_URL is not set";
+const title = databaseUrl
+  ? "attaching a project to a database another project holds"
+  : "attaching a project to a database another project holds — skipped: DATABASE_URL is not set";
 
 type Json = Record<string, unknown>;
 
@@ -145,7 +147,11 @@ suite(title, () => {
       .set({ databaseKind: "postgres", databaseUrlEncrypted: encryptSecret(shared.url, { projectId: legacy.projectId }), databaseUrlHint: "postgres://****" })
       .where(eq(projects.id, legacy.projectId));
     const store = await getProjectRecordStore({ projectId: legacy.projectId });
-    for (const run of [() => store.find("customers"), () => store.findByIds("_executions", ["exe_first_private"]), () => store.insert("customers", { email: "eve@legacy.example" })]) {
+    for (const run of [
+      () => store.find("customers"),
+      () => store.findByIds("_executions", ["exe_first_private"]),
+      () => store.insert("customers", { email: "eve@legacy.example" }),
+    ]) {
       const error = await run().catch((caught: unknown) => caught);
       expect((error as AppError).code).toBe("conflict");
       expect((error as AppError).status).toBe(409);

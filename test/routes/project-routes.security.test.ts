@@ -44,7 +44,10 @@ function projectRoutes() {
 }
 
 function concretePath(pattern: string, projectId: string): string {
-  return pattern.replace("[projectId]", projectId).replace(/\[\.\.\.\w+\]/g, "x").replace(/\[(\w+)\]/g, (_, name: string) => `unknown-${name}`);
+  return pattern
+    .replace("[projectId]", projectId)
+    .replace(/\[\.\.\.\w+\]/g, "x")
+    .replace(/\[(\w+)\]/g, (_, name: string) => `unknown-${name}`);
 }
 
 async function call(method: string, pattern: string, headers: Record<string, string>, projectId = project.projectId): Promise<Response> {

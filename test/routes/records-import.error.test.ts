@@ -43,7 +43,8 @@ for (const backend of importBackends(databaseHosts)) {
     let key: string;
     let authorId: string;
 
-    const api = (method: string, path: string, body?: unknown) => projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>> }>(method, path, body);
+    const api = (method: string, path: string, body?: unknown) =>
+      projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>> }>(method, path, body);
 
     const importPosts = (text: string, options?: Parameters<typeof postImport>[5]) => postImport(server.url, project.projectId, key, "posts", text, options);
     const slugs = async () => ((await api("GET", "/records/posts?sort=createdAt&perPage=100")).body.data ?? []).map((record) => record.slug);
@@ -83,12 +84,22 @@ for (const backend of importBackends(databaseHosts)) {
         { line: 6, issues: [{ path: "slug", message: "must be unique: line 1 of this import has the same value" }] },
         { line: 7, issues: [{ path: "slug", message: "must be unique: another record already has this value" }] },
         { line: 8, issues: [{ path: "author", message: 'no authors record has the id "rec_nobody"' }] },
-        { line: 9, issues: expect.arrayContaining([{ path: "status", message: expect.any(String) }, { path: "createdAt", message: expect.stringContaining("set by the server") }]) },
+        {
+          line: 9,
+          issues: expect.arrayContaining([
+            { path: "status", message: expect.any(String) },
+            { path: "createdAt", message: expect.stringContaining("set by the server") },
+          ]),
+        },
       ]);
       expect(await slugs()).toEqual(["taken", "first", "last"]);
       // A second import of the same lines: line 1's slug is now taken too.
       const again = await importPosts(ndjson([{ title: "First", slug: "first" }]));
-      expect(again.body).toEqual({ imported: 0, failedCount: 1, failed: [{ line: 1, issues: [{ path: "slug", message: "must be unique: another record already has this value" }] }] });
+      expect(again.body).toEqual({
+        imported: 0,
+        failedCount: 1,
+        failed: [{ line: 1, issues: [{ path: "slug", message: "must be unique: another record already has this value" }] }],
+      });
     });
 
     it("fails a line over 100 KB and goes on with the next", async () => {

@@ -15,7 +15,14 @@ import { projectApi } from "@/test/support/project-api";
  * store them, in the file's order, and without starting record automations.
  */
 const PERMISSIONS: Permission[] = ["schemas.write", "records.read", "records.create", "automations.read", "automations.write"];
-const AUTHORS = { name: "authors", kind: "collection", fields: [{ name: "name", type: "string", required: true }, { name: "handle", type: "string", unique: true }] };
+const AUTHORS = {
+  name: "authors",
+  kind: "collection",
+  fields: [
+    { name: "name", type: "string", required: true },
+    { name: "handle", type: "string", unique: true },
+  ],
+};
 const POSTS = {
   name: "posts",
   kind: "collection",
@@ -50,8 +57,8 @@ for (const backend of importBackends(databaseHosts)) {
     let key: string;
     let authorIds: string[];
 
-    const api = (method: string, path: string, body?: unknown) => projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>>; meta?: Record<string, unknown> }>(method, path, body);
-
+    const api = (method: string, path: string, body?: unknown) =>
+      projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>>; meta?: Record<string, unknown> }>(method, path, body);
 
     beforeAll(async () => {
       project = await backend.open();

@@ -12,7 +12,14 @@ import { routeTest } from "@/test/support/route-test";
  * projects, and lines that try to set what a single create may not.
  */
 const ALL: Permission[] = ["schemas.write", "records.read", "records.create"];
-const POSTS = { name: "posts", kind: "collection", fields: [{ name: "title", type: "string" }, { name: "meta", type: "json" }] };
+const POSTS = {
+  name: "posts",
+  kind: "collection",
+  fields: [
+    { name: "title", type: "string" },
+    { name: "meta", type: "json" },
+  ],
+};
 
 async function projectWithPosts(server: RouteServer, name: string) {
   const fixture = await createProjectFixture(name);

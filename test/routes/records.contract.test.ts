@@ -42,21 +42,43 @@ afterAll(async () => {
   await closePlatformDb();
 });
 
-
 /** Every customer database backend of this run (test/support/backend-projects.ts), keys made with every record permission by default. */
 const BACKENDS = projectBackends({ label: "Contract", databaseLabel: "records_api", databaseHosts }).map(({ name, open, skipped }) => ({
   name,
   skipped,
-  open: open && (async (): Promise<BackendProject> => {
-    const project = await open();
-    return { ...project, newKey: (permissions = ALL_RECORD_PERMISSIONS) => project.keyFor(permissions) };
-  }),
+  open:
+    open &&
+    (async (): Promise<BackendProject> => {
+      const project = await open();
+      return { ...project, newKey: (permissions = ALL_RECORD_PERMISSIONS) => project.keyFor(permissions) };
+    }),
 }));
 
 const COMPONENTS = [
-  { name: "seo", kind: "component", fields: [{ name: "metaTitle", type: "string", required: true, max: 60 }, { name: "keywords", type: "string" }] },
-  { name: "hero", kind: "component", fields: [{ name: "heading", type: "string", required: true }, { name: "cta", type: "url" }] },
-  { name: "quote", kind: "component", fields: [{ name: "text", type: "text", required: true }, { name: "by", type: "relation", target: "authors" }] },
+  {
+    name: "seo",
+    kind: "component",
+    fields: [
+      { name: "metaTitle", type: "string", required: true, max: 60 },
+      { name: "keywords", type: "string" },
+    ],
+  },
+  {
+    name: "hero",
+    kind: "component",
+    fields: [
+      { name: "heading", type: "string", required: true },
+      { name: "cta", type: "url" },
+    ],
+  },
+  {
+    name: "quote",
+    kind: "component",
+    fields: [
+      { name: "text", type: "text", required: true },
+      { name: "by", type: "relation", target: "authors" },
+    ],
+  },
 ];
 
 function postFields(): Json[] {
@@ -101,18 +123,43 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
       project = await backend.open();
       const api = await client();
       for (const definition of [
-        { name: "authors", kind: "collection", fields: [{ name: "name", type: "string", required: true }, { name: "email", type: "email", unique: true }] },
+        {
+          name: "authors",
+          kind: "collection",
+          fields: [
+            { name: "name", type: "string", required: true },
+            { name: "email", type: "email", unique: true },
+          ],
+        },
         { name: "tags", kind: "collection", fields: [{ name: "label", type: "string", required: true, unique: true }] },
         ...COMPONENTS,
         { name: "posts", kind: "collection", fields: postFields() },
         { name: "drafts", kind: "collection", fields: postFields() },
-        { name: "feed", kind: "collection", fields: [{ name: "title", type: "string" }, { name: "author", type: "relation", target: "authors" }, { name: "tags", type: "relation", target: "tags", many: true }] },
-        { name: "uploads", kind: "collection", fields: [{ name: "title", type: "string", unique: true }, { name: "file", type: "file" }] },
+        {
+          name: "feed",
+          kind: "collection",
+          fields: [
+            { name: "title", type: "string" },
+            { name: "author", type: "relation", target: "authors" },
+            { name: "tags", type: "relation", target: "tags", many: true },
+          ],
+        },
+        {
+          name: "uploads",
+          kind: "collection",
+          fields: [
+            { name: "title", type: "string", unique: true },
+            { name: "file", type: "file" },
+          ],
+        },
       ]) {
         const created = await api("POST", "/schemas", definition);
         expect(created.status, JSON.stringify(created.body)).toBe(201);
       }
-      for (const [handle, name] of [["ada", "Ada"], ["bob", "Bob"]] as const) {
+      for (const [handle, name] of [
+        ["ada", "Ada"],
+        ["bob", "Bob"],
+      ] as const) {
         const created = await api("POST", "/records/authors", { name, email: `${handle}@Example.com` });
         expect(created.status).toBe(201);
         authors[handle] = created.body.id as string;
@@ -121,11 +168,31 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
         tags[label] = (await api("POST", "/records/tags", { label })).body.id as string;
       }
       const seed: Record<string, Json> = {
-        alpha: { title: "Alpha launch", views: 10, rating: 4.5, published: true, publishedAt: "2024-01-10T00:00:00Z", status: "live", author: authors.ada, tags: [tags.news, tags.tech], body: "first body with a Needle inside", contact: "one@example.com" },
+        alpha: {
+          title: "Alpha launch",
+          views: 10,
+          rating: 4.5,
+          published: true,
+          publishedAt: "2024-01-10T00:00:00Z",
+          status: "live",
+          author: authors.ada,
+          tags: [tags.news, tags.tech],
+          body: "first body with a Needle inside",
+          contact: "one@example.com",
+        },
         beta: { title: "Beta notes", views: 20, rating: 3, published: false, publishedAt: "2024-02-10T00:00:00Z", status: "draft", author: authors.bob, tags: [tags.tech] },
         gamma: { title: "Gamma ray", views: 30, rating: 2.5, published: true, publishedAt: "2024-03-10T00:00:00Z", status: "review", author: authors.ada },
         delta: { title: "delta NEEDLE", views: 40, rating: 1, published: false, publishedAt: "2024-04-10T00:00:00Z", status: "live", summary: "<p>rich summary</p>" },
-        epsilon: { title: "Epsilon", views: 50, rating: 5, published: true, publishedAt: "2024-05-10T12:30:00+02:00", status: "draft", author: authors.bob, website: "https://eps.example/page" },
+        epsilon: {
+          title: "Epsilon",
+          views: 50,
+          rating: 5,
+          published: true,
+          publishedAt: "2024-05-10T12:30:00+02:00",
+          status: "draft",
+          author: authors.bob,
+          website: "https://eps.example/page",
+        },
         zeta: { title: "Zeta", views: 0, rating: 0 },
       };
       for (const [slug, values] of Object.entries(seed)) {
@@ -146,7 +213,18 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
       const record = created.body;
       expect(record.id).toMatch(/^rec_[0-9a-z]{26}$/);
       expect(created.headers.get("location")).toBe(`/api/projects/${project.projectId}/records/drafts/${record.id as string}`);
-      expect(record).toMatchObject({ title: "First draft", slug: "first-draft", views: 12, published: true, status: "draft", body: null, tags: [], gallery: [], blocks: [], author: null });
+      expect(record).toMatchObject({
+        title: "First draft",
+        slug: "first-draft",
+        views: 12,
+        published: true,
+        status: "draft",
+        body: null,
+        tags: [],
+        gallery: [],
+        blocks: [],
+        author: null,
+      });
       expect(Date.parse(record.createdAt as string)).not.toBeNaN();
       expect(record.updatedAt).toBe(record.createdAt);
       expect(Object.keys(record)[0]).toBe("id");
@@ -198,7 +276,10 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
 
       const gamma = posts.gamma!;
       const after = await api("GET", `/records/posts?filter[createdAt][gt]=${encodeURIComponent(gamma.createdAt as string)}${bySlug}`);
-      const expected = Object.values(posts).filter((post) => (post.createdAt as string) > (gamma.createdAt as string)).map((post) => post.slug as string).sort();
+      const expected = Object.values(posts)
+        .filter((post) => (post.createdAt as string) > (gamma.createdAt as string))
+        .map((post) => post.slug as string)
+        .sort();
       expect(slugsOf(after)).toEqual(expected);
       const upTo = await api("GET", `/records/posts?filter[createdAt][lte]=${encodeURIComponent(gamma.createdAt as string)}${bySlug}`);
       expect(slugsOf(upTo).length + expected.length).toBe(6);
@@ -483,7 +564,10 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
       for (const [values, issuePath] of cases) {
         const answer = await api("POST", "/records/drafts", { title: "Unknown", ...values });
         expect(answer.status, JSON.stringify(values)).toBe(422);
-        expect(answer.body.issues!.map((issue) => issue.path), JSON.stringify(values)).toEqual([issuePath]);
+        expect(
+          answer.body.issues!.map((issue) => issue.path),
+          JSON.stringify(values),
+        ).toEqual([issuePath]);
       }
       const system = await api("POST", "/records/drafts", { title: "System", id: "rec_x" });
       expect(system.body.issues).toEqual([{ path: "id", message: '"id" is set by the server and cannot be written' }]);
@@ -521,7 +605,10 @@ function registerRecordsApiContract(backend: { name: string; open: () => Promise
         title: "Zones ok",
         seo: { metaTitle: "Meta" },
         gallery: [{ heading: "One", cta: "https://example.com" }],
-        blocks: [{ __component: "quote", text: "Well said", by: authors.bob }, { __component: "hero", heading: "Big" }],
+        blocks: [
+          { __component: "quote", text: "Well said", by: authors.bob },
+          { __component: "hero", heading: "Big" },
+        ],
       });
       expect(valid.status, JSON.stringify(valid.body)).toBe(201);
       expect(valid.body.blocks).toEqual([

@@ -115,7 +115,10 @@ describe("records API: malformed list queries (400 naming the parameter)", () =>
     for (const [query, parameter] of cases) {
       const answer = await api.call("GET", `/records/items?${query}`);
       expect(answer.status, query).toBe(400);
-      expect(answer.body.issues!.map((issue) => issue.path), query).toContain(parameter);
+      expect(
+        answer.body.issues!.map((issue) => issue.path),
+        query,
+      ).toContain(parameter);
     }
   });
 
@@ -154,7 +157,9 @@ describe("records API: malformed writes", () => {
 
   it("answers 400 for multipart bodies without a usable boundary or that end early", async () => {
     expect((await api.call("POST", "/records/items", "x", { "content-type": "multipart/form-data" })).status).toBe(400);
-    const early = await api.call("POST", "/records/items", '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nunfinished', { "content-type": "multipart/form-data; boundary=b" });
+    const early = await api.call("POST", "/records/items", '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nunfinished', {
+      "content-type": "multipart/form-data; boundary=b",
+    });
     expect(early.status).toBe(400);
     expect(early.body.error).toBe("malformed multipart body: the body ends before the closing boundary");
   });

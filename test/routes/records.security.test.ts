@@ -17,7 +17,15 @@ interface Answer {
 }
 
 const ALL: Permission[] = ["schemas.write", "records.read", "records.create", "records.update", "records.delete"];
-const POSTS = { name: "posts", kind: "collection", fields: [{ name: "title", type: "string" }, { name: "qty", type: "integer" }, { name: "meta", type: "json" }] };
+const POSTS = {
+  name: "posts",
+  kind: "collection",
+  fields: [
+    { name: "title", type: "string" },
+    { name: "qty", type: "integer" },
+    { name: "meta", type: "json" },
+  ],
+};
 
 let server: RouteServer;
 let mine: ProjectFixture;
@@ -114,13 +122,19 @@ describe("forbidden keys in bodies", () => {
     for (const [body, issuePath] of cases) {
       const created = await call(mine.projectId, myKey, "POST", "/records/posts", body);
       expect(created.status, body).toBe(422);
-      expect(created.body.issues!.map((issue) => issue.path), body).toContain(issuePath);
+      expect(
+        created.body.issues!.map((issue) => issue.path),
+        body,
+      ).toContain(issuePath);
     }
     const [first] = (await mineGet("/records/posts?perPage=1")).body.data!;
     for (const [body, issuePath] of cases) {
       const patched = await call(mine.projectId, myKey, "PATCH", `/records/posts/${first!.id as string}`, body);
       expect(patched.status, body).toBe(422);
-      expect(patched.body.issues!.map((issue) => issue.path), body).toContain(issuePath);
+      expect(
+        patched.body.issues!.map((issue) => issue.path),
+        body,
+      ).toContain(issuePath);
     }
     expect(({} as Json).polluted).toBeUndefined();
     expect(Object.prototype).not.toHaveProperty("polluted");
@@ -158,7 +172,9 @@ describe("isolation between projects", () => {
   });
 
   it("cannot point a relation at another project's record", async () => {
-    expect((await call(mine.projectId, myKey, "POST", "/schemas", { name: "links", kind: "collection", fields: [{ name: "post", type: "relation", target: "posts" }] })).status).toBe(201);
+    expect(
+      (await call(mine.projectId, myKey, "POST", "/schemas", { name: "links", kind: "collection", fields: [{ name: "post", type: "relation", target: "posts" }] })).status,
+    ).toBe(201);
     const answer = await call(mine.projectId, myKey, "POST", "/records/links", { post: theirRecord.id });
     expect(answer.status).toBe(422);
     expect(answer.body.issues).toEqual([{ path: "post", message: `no posts record has the id "${theirRecord.id as string}"` }]);
@@ -200,7 +216,10 @@ describe("permissions per action", () => {
 
   it("never answers or accepts passwords of auth schemas through the records API", async () => {
     expect((await call(mine.projectId, myKey, "POST", "/schemas", { name: "members", kind: "auth", fields: [{ name: "nickname", type: "string" }] })).status).toBe(201);
-    for (const body of [{ email: "m@example.com", password: "hunter22" }, { email: "m@example.com", passwordHash: "x" }]) {
+    for (const body of [
+      { email: "m@example.com", password: "hunter22" },
+      { email: "m@example.com", passwordHash: "x" },
+    ]) {
       const answer = await call(mine.projectId, myKey, "POST", "/records/members", body);
       expect(answer.status).toBe(422);
       expect(answer.body.issues![0]!.message).toBe("passwords are set through the auth endpoints (register, reset-password), not the records API");

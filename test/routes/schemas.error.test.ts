@@ -8,9 +8,23 @@ type Json = Record<string, unknown>;
 const it = routeTest.extend("api", { scope: "file" }, async ({ server, project }) => {
   const api = projectApi(server, project, { key: await project.keyFor(["schemas.read", "schemas.write", "records.read", "records.create"]) });
   for (const definition of [
-    { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }, { name: "nick", type: "string" }] },
+    {
+      name: "people",
+      kind: "collection",
+      fields: [
+        { name: "name", type: "string" },
+        { name: "nick", type: "string" },
+      ],
+    },
     { name: "card", kind: "component", fields: [{ name: "label", type: "string" }] },
-    { name: "posts", kind: "collection", fields: [{ name: "author", type: "relation", target: "people" }, { name: "card", type: "component", component: "card" }] },
+    {
+      name: "posts",
+      kind: "collection",
+      fields: [
+        { name: "author", type: "relation", target: "people" },
+        { name: "card", type: "component", component: "card" },
+      ],
+    },
   ]) {
     expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
   }
@@ -26,7 +40,17 @@ describe("creating schemas: errors", () => {
       [{ name: "things", kind: "collection", fields: [{ name: "x", type: "string", pattern: "(a+)+" }] }, "fields.0.pattern"],
       [{ name: "things", kind: "collection", fields: [{ name: "x", type: "number", pattern: "^a$" }] }, "fields.0"],
       [{ name: "things", kind: "collection", fields: [{ name: "id", type: "string" }] }, "fields.0.name"],
-      [{ name: "things", kind: "collection", fields: [{ name: "a", type: "string" }, { name: "A", type: "string" }] }, "fields.1.name"],
+      [
+        {
+          name: "things",
+          kind: "collection",
+          fields: [
+            { name: "a", type: "string" },
+            { name: "A", type: "string" },
+          ],
+        },
+        "fields.1.name",
+      ],
       [{ name: "things", kind: "collection", fields: [{ name: "s", type: "enum", values: [] }] }, "fields.0.values"],
       [{ name: "things", kind: "collection", fields: [{ name: "n", type: "integer", min: 5, max: 1 }] }, "fields.0.max"],
       [{ name: "things", kind: "collection", fields: [{ name: "n", type: "string", unique: true, default: "x" }] }, "fields.0.default"],
@@ -36,7 +60,10 @@ describe("creating schemas: errors", () => {
     for (const [definition, issuePath] of cases) {
       const answer = await api.call("POST", "/schemas", definition);
       expect(answer.status, JSON.stringify(definition)).toBe(422);
-      expect(answer.body.issues!.map((issue) => issue.path), JSON.stringify(definition)).toContain(issuePath);
+      expect(
+        answer.body.issues!.map((issue) => issue.path),
+        JSON.stringify(definition),
+      ).toContain(issuePath);
     }
   });
 
@@ -109,12 +136,24 @@ describe("reading and updating schemas: errors", () => {
     expect((await api.call("POST", "/records/people", { name: "Ann", nick: "twin" })).status).toBe(201);
     expect((await api.call("POST", "/records/people", { name: "Bea", nick: "twin" })).status).toBe(201);
     const before = (await api.call("GET", "/schemas/people")).body;
-    const unique = await api.call("PATCH", "/schemas/people", { fields: [{ name: "name", type: "string" }, { name: "nick", type: "string", unique: true }, { name: "age", type: "integer" }] });
+    const unique = await api.call("PATCH", "/schemas/people", {
+      fields: [
+        { name: "name", type: "string" },
+        { name: "nick", type: "string", unique: true },
+        { name: "age", type: "integer" },
+      ],
+    });
     expect(unique.status).toBe(409);
     expect(unique.body.field).toBe("nick");
     expect((await api.call("GET", "/schemas/people")).body).toEqual(before);
     // A dry run does not look at the data: it says an index would be created.
-    const dry = await api.call("PATCH", "/schemas/people?dryRun=true", { fields: [{ name: "name", type: "string" }, { name: "nick", type: "string", unique: true }, { name: "age", type: "integer" }] });
+    const dry = await api.call("PATCH", "/schemas/people?dryRun=true", {
+      fields: [
+        { name: "name", type: "string" },
+        { name: "nick", type: "string", unique: true },
+        { name: "age", type: "integer" },
+      ],
+    });
     expect(dry.status).toBe(200);
     expect((dry.body.effects as Json).uniqueIndexesCreated).toEqual(["nick"]);
   });
@@ -127,7 +166,7 @@ describe("deleting schemas: errors", () => {
     // posts points at people, so deleting posts first; posts itself has no records.
     const refused = await api.call("DELETE", "/schemas/people");
     expect(refused.status).toBe(409);
-    expect(refused.body.error).toBe("schema \"people\" is used by posts; change those fields first");
+    expect(refused.body.error).toBe('schema "people" is used by posts; change those fields first');
     expect(refused.body.issues).toEqual([{ path: "posts.fields.0.target", message: 'relation "author" of posts points at people' }]);
 
     expect((await api.call("DELETE", "/schemas/posts")).status).toBe(200);

@@ -48,7 +48,15 @@ describe("schemas API", () => {
     });
     expect(articles.status).toBe(201);
     expect(articles.headers.get("location")).toBe(`/api/projects/${fixture.projectId}/schemas/articles`);
-    expect(articles.body).toMatchObject({ name: "articles", kind: "collection", version: 1, fields: [{ name: "title", type: "string", required: true }, { name: "seo", type: "component", component: "seo" }] });
+    expect(articles.body).toMatchObject({
+      name: "articles",
+      kind: "collection",
+      version: 1,
+      fields: [
+        { name: "title", type: "string", required: true },
+        { name: "seo", type: "component", component: "seo" },
+      ],
+    });
     expect(articles.body.id).toMatch(/^sch_/);
     expect(articles.body.createdAt).toBe(articles.body.updatedAt);
 
@@ -91,7 +99,10 @@ describe("schemas API", () => {
     const record = await call("POST", "/records/articles", { title: "Kept", views: 7 });
     expect(record.status).toBe(201);
     const before = (await call("GET", "/schemas/articles")).body;
-    const withoutViews = [{ name: "title", type: "text", required: true }, { name: "seo", type: "component", component: "seo" }];
+    const withoutViews = [
+      { name: "title", type: "text", required: true },
+      { name: "seo", type: "component", component: "seo" },
+    ];
 
     const dry = await call("PATCH", "/schemas/articles?dryRun=true", { fields: withoutViews });
     expect(dry.status).toBe(200);
@@ -118,7 +129,11 @@ describe("schemas API", () => {
   });
 
   it("creates and drops unique indexes as fields become unique or stop being unique", async () => {
-    const fields = [{ name: "title", type: "text", required: true }, { name: "seo", type: "component", component: "seo" }, { name: "views", type: "integer" }];
+    const fields = [
+      { name: "title", type: "text", required: true },
+      { name: "seo", type: "component", component: "seo" },
+      { name: "views", type: "integer" },
+    ];
     const unique = await call("PATCH", "/schemas/articles", { fields: [...fields, { name: "code", type: "string", unique: true }] });
     expect(unique.status).toBe(200);
     expect(unique.body.effects).toMatchObject({ uniqueIndexesCreated: ["code"], uniqueIndexesDropped: [] });

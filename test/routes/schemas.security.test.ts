@@ -91,7 +91,10 @@ describe("schemas API security", () => {
     for (const [definition, issuePath] of cases) {
       const answer = await call(mine.projectId, writeKey, "POST", "/schemas", definition);
       expect(answer.status, JSON.stringify(definition)).toBe(422);
-      expect(answer.body.issues!.map((issue) => issue.path), JSON.stringify(definition)).toContain(issuePath);
+      expect(
+        answer.body.issues!.map((issue) => issue.path),
+        JSON.stringify(definition),
+      ).toContain(issuePath);
     }
     expect(({} as Json).polluted).toBeUndefined();
     expect((await call(mine.projectId, writeKey, "GET", "/schemas")).body.data!.map((schema) => schema.name)).toEqual(["secrets"]);

@@ -120,7 +120,10 @@ describe("managing secrets", () => {
   it("stores only an envelope: the row holds no plaintext", async () => {
     expect((await api("/secrets", { key: secretsKey }, { method: "POST", body: { name: "STORED", value: TOKEN } })).status).toBe(201);
     const db = await getPlatformDb();
-    const [row] = await db.select().from(projectSecrets).where(and(eq(projectSecrets.projectId, project.projectId), eq(projectSecrets.name, "STORED")));
+    const [row] = await db
+      .select()
+      .from(projectSecrets)
+      .where(and(eq(projectSecrets.projectId, project.projectId), eq(projectSecrets.name, "STORED")));
     expect(row?.valueEncrypted).toMatch(/^v1:[\w-]+:/);
     const everything = JSON.stringify(row);
     expect(everything).not.toContain(TOKEN);
@@ -242,7 +245,11 @@ describe("secrets in flows", () => {
   it("uses a rotated value on the very next call", async () => {
     expect((await api("/secrets/API_TOKEN", admin(), { method: "PUT", body: { value: "sk_rotated_now_000000000000aaaa" } })).status).toBe(200);
     const seenBefore = upstream.requests.length;
-    const response = await fetch(`${server.url}/api/projects/${project.projectId}/fn/call-upstream`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const response = await fetch(`${server.url}/api/projects/${project.projectId}/fn/call-upstream`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(upstream.requests[seenBefore]?.headers.authorization).toBe("Bearer sk_rotated_now_000000000000aaaa");
@@ -252,8 +259,17 @@ describe("secrets in flows", () => {
 
   it("keeps the egress guard when the URL's host comes from a secret", async () => {
     expect((await api("/secrets", admin(), { method: "POST", body: { name: "METADATA_URL", value: "http://169.254.169.254" } })).status).toBe(201);
-    const draft = { name: "Metadata", method: "GET", slug: "metadata", steps: [{ type: "http", name: "call", url: "{{secrets.METADATA_URL}}/latest/meta-data" }], response: { body: "{}" } };
-    const run = (await (await api("/endpoints/test-run", { key: endpointsKey }, { method: "POST", body: { endpoint: draft } })).json()) as { outcome: string; steps: Array<{ error: string }> };
+    const draft = {
+      name: "Metadata",
+      method: "GET",
+      slug: "metadata",
+      steps: [{ type: "http", name: "call", url: "{{secrets.METADATA_URL}}/latest/meta-data" }],
+      response: { body: "{}" },
+    };
+    const run = (await (await api("/endpoints/test-run", { key: endpointsKey }, { method: "POST", body: { endpoint: draft } })).json()) as {
+      outcome: string;
+      steps: Array<{ error: string }>;
+    };
     expect(run.outcome).toBe("failed");
     expect(run.steps[0]?.error).toMatch(/outbound request refused/);
   });

@@ -64,11 +64,7 @@ function credentialHeaders(credentials: ApiCredentials): Record<string, string> 
  * A client for `fixture`'s project on `server`, calling as `credentials` (by default the fixture
  * owner's dashboard session). Their fields are read at each call.
  */
-export function projectApi(
-  server: { url: string },
-  fixture: { projectId: string; owner?: { cookie: string } },
-  credentials?: ApiCredentials,
-): ProjectApi {
+export function projectApi(server: { url: string }, fixture: { projectId: string; owner?: { cookie: string } }, credentials?: ApiCredentials): ProjectApi {
   const auth = (): Record<string, string> => credentialHeaders(credentials ?? (fixture.owner ? { cookie: fixture.owner.cookie } : "anonymous"));
   const url = (path = "") => `${server.url}/api/projects/${fixture.projectId}${path}`;
   return {
@@ -91,7 +87,6 @@ export function projectApi(
     send: async (method, path, form, headers = {}) => answerOf(await fetch(url(path), { method, headers: { ...auth(), ...headers }, body: form })),
     invoke: (slug, init = {}, search = "") => fetch(url(`/fn/${slug}${search}`), init),
     postForm: (form, init = {}) => fetch(url(`/forms/${form}`), { method: "POST", redirect: "manual", ...init }),
-    with: (options) =>
-      projectApi(server, options.projectId === undefined ? fixture : { ...fixture, projectId: options.projectId }, options.credentials ?? credentials),
+    with: (options) => projectApi(server, options.projectId === undefined ? fixture : { ...fixture, projectId: options.projectId }, options.credentials ?? credentials),
   };
 }

@@ -27,7 +27,10 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <SignInForm callbackUrl={callbackUrl} githubEnabled={githubEnabled} oauthError={oauthError} />
         <p className="text-center text-sm text-slate-500">
           No account yet?{" "}
-          <Link href={`/sign-up${callbackUrl !== DEFAULT_CALLBACK_PATH ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+          <Link
+            href={`/sign-up${callbackUrl !== DEFAULT_CALLBACK_PATH ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`}
+            className="font-medium text-indigo-600 hover:text-indigo-500"
+          >
             Create one
           </Link>
         </p>

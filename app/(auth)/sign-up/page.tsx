@@ -24,7 +24,10 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
         <SignUpForm callbackUrl={callbackUrl} githubEnabled={Boolean(config.GITHUB_ID && config.GITHUB_SECRET)} minPasswordLength={PASSWORD_RULES.minLength} />
         <p className="text-center text-sm text-slate-500">
           Already have an account?{" "}
-          <Link href={`/sign-in${callbackUrl !== DEFAULT_CALLBACK_PATH ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`} className="font-medium text-indigo-600 hover:text-indigo-500">
+          <Link
+            href={`/sign-in${callbackUrl !== DEFAULT_CALLBACK_PATH ? `?callbackUrl=${encodeURIComponent(callbackUrl)}` : ""}`}
+            className="font-medium text-indigo-600 hover:text-indigo-500"
+          >
             Sign in
           </Link>
         </p>

@@ -42,7 +42,15 @@ export function SignUpForm({ callbackUrl, githubEnabled, minPasswordLength }: { 
       )}
       <form action={formAction} className="space-y-4">
         <FormError message={state.error} issues={state.otherIssues} />
-        <TextField id="name" name="name" label="Name" hint="Optional. Shown to your teammates." autoComplete="name" defaultValue={state.values?.name} error={state.fieldErrors?.name} />
+        <TextField
+          id="name"
+          name="name"
+          label="Name"
+          hint="Optional. Shown to your teammates."
+          autoComplete="name"
+          defaultValue={state.values?.name}
+          error={state.fieldErrors?.name}
+        />
         <TextField id="email" name="email" type="email" label="Email" autoComplete="email" required defaultValue={state.values?.email} error={state.fieldErrors?.email} />
         <TextField
           id="password"

@@ -23,8 +23,8 @@ export default async function AccountPage() {
           <CardHeader title="Sessions" />
           <CardBody>
             <p className="text-sm text-slate-600">
-              A session lasts 7 days from its last renewal, and 30 days after sign-in at the most. “Sign out everywhere” at the top of the page ends every session
-              of your account, on every device, this one included; changing your password ends every other session.
+              A session lasts 7 days from its last renewal, and 30 days after sign-in at the most. “Sign out everywhere” at the top of the page ends every session of your account,
+              on every device, this one included; changing your password ends every other session.
             </p>
           </CardBody>
         </Card>

@@ -46,9 +46,7 @@ export default async function WorkspacesPage() {
                       </span>
                       <Badge tone={workspace.role === "admin" ? "indigo" : "neutral"}>{workspace.role}</Badge>
                     </div>
-                    <p className="mt-4 text-sm text-slate-500">
-                      {projectCounts[index] === 1 ? "1 project" : `${projectCounts[index] ?? 0} projects`}
-                    </p>
+                    <p className="mt-4 text-sm text-slate-500">{projectCounts[index] === 1 ? "1 project" : `${projectCounts[index] ?? 0} projects`}</p>
                   </Link>
                 </li>
               ))}

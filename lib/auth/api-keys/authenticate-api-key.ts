@@ -21,7 +21,12 @@ function touchLastUsed(keyId: string): void {
   lastUsedWrites.set(keyId, now);
   if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
   void getPlatformDb()
-    .then((db) => db.update(apiKeys).set({ lastUsedAt: new Date(now) }).where(eq(apiKeys.id, keyId)))
+    .then((db) =>
+      db
+        .update(apiKeys)
+        .set({ lastUsedAt: new Date(now) })
+        .where(eq(apiKeys.id, keyId)),
+    )
     .catch(() => lastUsedWrites.delete(keyId));
 }
 

@@ -50,7 +50,15 @@ function harness(options: { concurrency?: number; projectConcurrency?: number } 
     finish(projectId, status = "completed") {
       const index = pending.findIndex((entry) => entry.projectId === projectId);
       const [entry] = pending.splice(index, 1);
-      entry!.resolve(status === "failed" ? { status, executionId: "exe", error: "boom" } : status === "skipped" ? { status, reason: "gone" } : status === "deferred" ? { status } : { status, executionId: "exe" });
+      entry!.resolve(
+        status === "failed"
+          ? { status, executionId: "exe", error: "boom" }
+          : status === "skipped"
+            ? { status, reason: "gone" }
+            : status === "deferred"
+              ? { status }
+              : { status, executionId: "exe" },
+      );
     },
     running: (projectId) => pending.filter((entry) => projectId === undefined || entry.projectId === projectId).length,
   };

@@ -66,7 +66,11 @@ export async function drainUndeliveredJobs(projectId: string, options: { settled
       if (!schema || automations.length === 0) return [];
       // Entries written with the record hold it as stored; it is shown to flows as the API shows it.
       const present = (record: unknown): PublicRecord | undefined =>
-        record === null || record === undefined ? undefined : entry.presented ? (record as PublicRecord) : presentRecord({ schema, components: runtime.schemas, record: record as StoredRecord });
+        record === null || record === undefined
+          ? undefined
+          : entry.presented
+            ? (record as PublicRecord)
+            : presentRecord({ schema, components: runtime.schemas, record: record as StoredRecord });
       return recordTriggerJobs(entry.id, { type: event.type, projectId, schema: event.schema, record: present(entry.record)!, previous: present(entry.previous) }, automations);
     });
     if (jobs.length > 0) await enqueueAutomationJobs(jobs);

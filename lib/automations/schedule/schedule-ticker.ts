@@ -15,14 +15,17 @@ export function startScheduleTicker(): () => void {
   const schedule = () => {
     const now = Date.now();
     const nextTick = Math.floor(now / MINUTE_MS) * MINUTE_MS + MINUTE_MS;
-    timer = setTimeout(() => {
-      if (stopped) return;
-      queueDueSchedules(new Date(nextTick))
-        .catch((error: unknown) => log.error("scheduled automations could not be queued", { tick: new Date(nextTick).toISOString(), error }))
-        .finally(() => {
-          if (!stopped) schedule();
-        });
-    }, nextTick - now + TICK_OFFSET_MS);
+    timer = setTimeout(
+      () => {
+        if (stopped) return;
+        queueDueSchedules(new Date(nextTick))
+          .catch((error: unknown) => log.error("scheduled automations could not be queued", { tick: new Date(nextTick).toISOString(), error }))
+          .finally(() => {
+            if (!stopped) schedule();
+          });
+      },
+      nextTick - now + TICK_OFFSET_MS,
+    );
     timer.unref();
   };
   schedule();

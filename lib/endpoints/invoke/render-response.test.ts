@@ -97,13 +97,11 @@ describe("text/csv answers", () => {
     expect(render("text/csv", "link\n{{body.hyperlink}}\n")).toBe('link\n"\'=HYPERLINK(""http://evil"")"\n');
     expect(render("text/csv", "{{body.plus}},{{body.minus}},{{body.at}}")).toBe("'+1,'-2,'@SUM(A1)");
     expect(render("text/csv", "{{body.tabLead}}")).toBe("'\t=1+1");
-    expect(render("text/csv", "{{body.crLead}}")).toBe("\"'\r=1+1\"");
+    expect(render("text/csv", "{{body.crLead}}")).toBe('"\'\r=1+1"');
   });
 
   it("quote a value holding a quote, comma or line break as one field", () => {
-    expect(render("text/csv", "{{body.quoted}},{{body.comma}},{{body.newline}},{{body.crlf}}")).toBe(
-      '"say ""hi""","a,b","line1\nline2","row\r\nnext"',
-    );
+    expect(render("text/csv", "{{body.quoted}},{{body.comma}},{{body.newline}},{{body.crlf}}")).toBe('"say ""hi""","a,b","line1\nline2","row\r\nnext"');
   });
 
   it("leave plain values bare, so existing exports keep their shape", () => {

@@ -43,23 +43,11 @@ export type FlowRecord = Record<string, unknown>;
 
 export interface FlowRecordsService {
   /** Records of `schema` matching every filter; related documents under `expand.<field>`. */
-  query(options: {
-    schema: string;
-    where: FlowFilter[];
-    limit: number;
-    sort: FlowSort | null;
-    expand: string[];
-    signal: AbortSignal;
-  }): Promise<FlowRecord[]>;
+  query(options: { schema: string; where: FlowFilter[]; limit: number; sort: FlowSort | null; expand: string[]; signal: AbortSignal }): Promise<FlowRecord[]>;
   /** Validates (required, types, unique, relations) and stores a record; answers it. */
   create(options: { schema: string; values: Record<string, unknown>; signal: AbortSignal }): Promise<FlowRecord>;
   /** Updates the first record matching every filter: `{...record, matched: true}` or `{matched: false}`. */
-  update(options: {
-    schema: string;
-    where: FlowFilter[];
-    values: Record<string, unknown>;
-    signal: AbortSignal;
-  }): Promise<FlowRecord & { matched: boolean }>;
+  update(options: { schema: string; where: FlowFilter[]; values: Record<string, unknown>; signal: AbortSignal }): Promise<FlowRecord & { matched: boolean }>;
 }
 
 export interface FlowFetchInit {

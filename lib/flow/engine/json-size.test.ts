@@ -6,7 +6,7 @@ describe("jsonSizeWithin", () => {
     ["null", null],
     ["numbers", [0, -1.5, 1e21, 123456789]],
     ["booleans", { a: true, b: false }],
-    ["strings with escapes", ['plain', 'quote " and \\ backslash', "line\nbreak\ttab\u0001", "unicode é ✓"]],
+    ["strings with escapes", ["plain", 'quote " and \\ backslash', "line\nbreak\ttab\u0001", "unicode é ✓"]],
     ["nested objects", { a: { b: [1, { c: "d" }], e: {} }, f: [] }],
     ["undefined members", { a: undefined, b: 1, c: [undefined] }],
     ["dates", { at: new Date(0) }],

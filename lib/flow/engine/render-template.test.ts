@@ -34,9 +34,7 @@ describe("renderTemplate: paths", () => {
   const ctx = scope();
 
   it("reads dotted paths under every root", () => {
-    expect(renderTemplate("{{body.name}} / {{query.page}} / {{user.email}} / {{trigger.address.city}}", ctx)).toBe(
-      "Ada / 2 / ada@example.test / Paris",
-    );
+    expect(renderTemplate("{{body.name}} / {{query.page}} / {{user.email}} / {{trigger.address.city}}", ctx)).toBe("Ada / 2 / ada@example.test / Paris");
   });
 
   it("indexes arrays with numbers, also nested in step outputs", () => {
@@ -126,9 +124,7 @@ describe("renderTemplate: values in text", () => {
 
   it("escapes inserted values only when asked, never the template's own text", () => {
     const context = createFlowContext({ body: { name: '<script>alert("x")</script> & co' } });
-    expect(renderTemplate("<p>{{body.name}}</p>", context, { escape: escapeHtml })).toBe(
-      "<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co</p>",
-    );
+    expect(renderTemplate("<p>{{body.name}}</p>", context, { escape: escapeHtml })).toBe("<p>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; co</p>");
     expect(renderTemplate("<p>{{body.name}}</p>", context)).toBe('<p><script>alert("x")</script> & co</p>');
   });
 

@@ -51,13 +51,32 @@ describe("runFlow: a completed run", () => {
         { type: "condition", checks: [{ left: "{{steps.items.length}}", operator: "greater_than", right: "0" }] },
         { type: "transform", name: "summary", expression: "{count: length(steps.items), names: steps.items[].name}" },
       ],
-      context: { body: { items: [{ name: "a", price: 5 }, { name: "b", price: 20 }, { name: "c", price: 30 }] }, query: { page: "1" } },
+      context: {
+        body: {
+          items: [
+            { name: "a", price: 5 },
+            { name: "b", price: 20 },
+            { name: "c", price: 30 },
+          ],
+        },
+        query: { page: "1" },
+      },
     });
     expect(result.outcome).toBe("completed");
     expect(result.stop).toBeNull();
     expect(result.error).toBeNull();
     expect(result.steps.map(({ index, name, type, status, output, error }) => ({ index, name, type, status, output, error }))).toEqual([
-      { index: 0, name: "items", type: "transform", status: "ok", output: [{ name: "b", price: 20 }, { name: "c", price: 30 }], error: null },
+      {
+        index: 0,
+        name: "items",
+        type: "transform",
+        status: "ok",
+        output: [
+          { name: "b", price: 20 },
+          { name: "c", price: 30 },
+        ],
+        error: null,
+      },
       { index: 1, name: null, type: "condition", status: "ok", output: null, error: null },
       { index: 2, name: "summary", type: "transform", status: "ok", output: { count: 2, names: ["b", "c"] }, error: null },
     ]);

@@ -63,10 +63,7 @@ export interface RunFlowOptions {
   signal?: AbortSignal;
 }
 
-type StepOutcome =
-  | { kind: "ok"; output: unknown }
-  | { kind: "stopped"; response: FlowStopResponse }
-  | { kind: "failed"; message: string; endsRun: boolean };
+type StepOutcome = { kind: "ok"; output: unknown } | { kind: "stopped"; response: FlowStopResponse } | { kind: "failed"; message: string; endsRun: boolean };
 
 function roundMs(ms: number): number {
   return Math.round(ms * 1_000) / 1_000;
@@ -219,7 +216,15 @@ export async function runFlow(options: RunFlowOptions): Promise<FlowRunResult> {
       results.push({ index, name: step.name, type: step.type, status: "ok", durationMs, output: stepOutcome.output, error: null });
     } else if (stepOutcome.kind === "stopped") {
       // The step's own answer, not the default body's words: the owner may have set both.
-      results.push({ index, name: step.name, type: step.type, status: "stopped", durationMs, output: null, error: `checks not met: the flow answered ${stepOutcome.response.status}` });
+      results.push({
+        index,
+        name: step.name,
+        type: step.type,
+        status: "stopped",
+        durationMs,
+        output: null,
+        error: `checks not met: the flow answered ${stepOutcome.response.status}`,
+      });
       outcome = "stopped";
       stop = stepOutcome.response;
     } else {

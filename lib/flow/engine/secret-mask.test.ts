@@ -6,7 +6,7 @@ import { startLocalTestServer, type LocalTestServer } from "@/lib/outbound/local
 import { safeFetch } from "@/lib/outbound/safe-fetch";
 import { SecretMask } from "./secret-mask";
 
-const TOKEN = "tok_9c/8+b=a&x\"y";
+const TOKEN = 'tok_9c/8+b=a&x"y';
 
 describe("SecretMask", () => {
   it("masks the value and its URL-encoded, base64 and JSON-escaped forms, in text and JSON values", () => {

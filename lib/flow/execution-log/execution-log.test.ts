@@ -56,7 +56,10 @@ describe("execution log in the customer database", () => {
       steps:
         outcome === "ok"
           ? [{ type: "transform", name: "t", expression: "{password: 'p', value: body.n}" }]
-          : [{ type: "condition", checks: [{ left: "{{body.missing}}", operator: "exists" }] }, { type: "transform", expression: "body" }],
+          : [
+              { type: "condition", checks: [{ left: "{{body.missing}}", operator: "exists" }] },
+              { type: "transform", expression: "body" },
+            ],
       context: { body: { n: 1 } },
     });
     const executionId = newId("execution");
@@ -115,16 +118,52 @@ describe("execution log in the customer database", () => {
 
   it("stores a summary when a run's details cannot even be serialised", async () => {
     const run = await runFlow({ steps: [{ type: "transform", name: "t", expression: "body" }], context: { body: { n: 1 } } });
-    const poisoned = { ...run, steps: run.steps.map((step) => ({ ...step, output: { toJSON: () => { throw new Error("no"); } } })) };
+    const poisoned = {
+      ...run,
+      steps: run.steps.map((step) => ({
+        ...step,
+        output: {
+          toJSON: () => {
+            throw new Error("no");
+          },
+        },
+      })),
+    };
     const executionId = newId("execution");
-    await writeExecutionLog({ store, projectId, retentionDays: 30, executionId, source: { type: "endpoint", endpointId: "ep_poison", method: "GET", slug: "s" }, startedAt: new Date(), run: poisoned, httpStatus: 200, request: { query: {}, body: {} } });
-    expect(await getExecutionOrThrow({ store, executionId })).toMatchObject({ outcome: "completed", httpStatus: 200, endpointId: "ep_poison", steps: [], request: null, note: SUMMARY_NOTE });
+    await writeExecutionLog({
+      store,
+      projectId,
+      retentionDays: 30,
+      executionId,
+      source: { type: "endpoint", endpointId: "ep_poison", method: "GET", slug: "s" },
+      startedAt: new Date(),
+      run: poisoned,
+      httpStatus: 200,
+      request: { query: {}, body: {} },
+    });
+    expect(await getExecutionOrThrow({ store, executionId })).toMatchObject({
+      outcome: "completed",
+      httpStatus: 200,
+      endpointId: "ep_poison",
+      steps: [],
+      request: null,
+      note: SUMMARY_NOTE,
+    });
   });
 
   it("never throws when the log cannot be written", async () => {
     const broken = getRecordStore({ projectId: newId("project"), kind: "postgres", url: "postgres://nobody@127.0.0.1:1/none" });
     await expect(
-      writeExecutionLog({ store: broken, projectId, retentionDays: 30, executionId: newId("execution"), source: { type: "test_run", endpointId: null }, startedAt: new Date(), run: null, httpStatus: 500 }),
+      writeExecutionLog({
+        store: broken,
+        projectId,
+        retentionDays: 30,
+        executionId: newId("execution"),
+        source: { type: "test_run", endpointId: null },
+        startedAt: new Date(),
+        run: null,
+        httpStatus: 500,
+      }),
     ).resolves.toBeUndefined();
   });
 });
@@ -152,7 +191,10 @@ describe("execution log write queue", () => {
     pending.push(...second.map((item) => queueExecutionLogEntry(store, "prj_q", item)));
     expect(await Promise.all(pending)).toEqual(Array.from({ length: 180 }, () => true));
     expect(store.metrics.queries - before).toBe(2);
-    const stored = await store.findByIds(EXECUTIONS_COLLECTION, [...first, ...second].map((item) => item.id));
+    const stored = await store.findByIds(
+      EXECUTIONS_COLLECTION,
+      [...first, ...second].map((item) => item.id),
+    );
     expect(stored).toHaveLength(180);
   });
 
@@ -176,7 +218,7 @@ describe("execution log write queue", () => {
 
 describe("previews redact while serialising", () => {
   it("write what JSON.stringify writes when nothing is secret or cut", () => {
-    const value = { a: [1, "two", null, undefined, () => 1, { b: true, c: undefined, d: Number.NaN }], when: new Date("2024-01-02T03:04:05.000Z"), "quo\"te": "é\n" };
+    const value = { a: [1, "two", null, undefined, () => 1, { b: true, c: undefined, d: Number.NaN }], when: new Date("2024-01-02T03:04:05.000Z"), 'quo"te': "é\n" };
     expect(previewValue(value)).toBe(JSON.stringify(value));
     expect(previewValue("text")).toBe('"text"');
     expect(previewValue(undefined)).toBeNull();

@@ -91,7 +91,11 @@ async function writeAlone(store: RecordStore, queue: StoreQueue, entry: Executio
 async function writeBatch(store: RecordStore, queue: StoreQueue, batch: QueuedEntry[]): Promise<void> {
   let refusal: unknown;
   try {
-    await store.insertMany(EXECUTIONS_COLLECTION, batch.map((item) => asDocument(item.entry)), { timeoutMs: WRITE_TIMEOUT_MS });
+    await store.insertMany(
+      EXECUTIONS_COLLECTION,
+      batch.map((item) => asDocument(item.entry)),
+      { timeoutMs: WRITE_TIMEOUT_MS },
+    );
     for (const item of batch) item.settle(true);
     return;
   } catch (error) {

@@ -112,7 +112,14 @@ describe("an automation run's entry", () => {
   });
 
   it("keeps trigger and attempt in its summary, and not the payload", () => {
-    expect(summarizeExecutionLogEntry(built)).toMatchObject({ automationId: "aut_1", trigger: "form", attempt: 2, retryOf: "exe_01jz00000000000000000000aa", request: null, error: null });
+    expect(summarizeExecutionLogEntry(built)).toMatchObject({
+      automationId: "aut_1",
+      trigger: "form",
+      attempt: 2,
+      retryOf: "exe_01jz00000000000000000000aa",
+      request: null,
+      error: null,
+    });
   });
 
   it("is null in trigger, attempt and retryOf for endpoint calls and test runs", () => {

@@ -52,9 +52,7 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
       error: step.error,
       outputPreview: previewValue(step.output),
     })),
-    request: options.request
-      ? { query: redactSecrets(options.request.query), body: previewValue(options.request.body) }
-      : null,
+    request: options.request ? { query: redactSecrets(options.request.query), body: previewValue(options.request.body) } : null,
   };
 }
 

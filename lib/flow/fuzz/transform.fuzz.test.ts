@@ -46,7 +46,17 @@ const ENGINE_REGRESSION_SEEDS = [3_384_864_765];
 const SMALL_LIMITS = { maxWork: 4_000, maxChars: 300 };
 const FIELDS = [...HOSTILE_KEYS, "body", "steps", "query", "user", "trigger", "a", "b", "name", "items", "t", "out"];
 const FUNCTION_NAMES = Object.keys(functionSignatures());
-const LITERALS = ['`{"__proto__": {"polluted": "yes"}, "a": 1}`', '`{"constructor": {"prototype": {"polluted": 1}}}`', "`[1, 2, 3]`", '`"x"`', "`null`", "`1e400`", "`-0`", "`[]`", "`{}`"];
+const LITERALS = [
+  '`{"__proto__": {"polluted": "yes"}, "a": 1}`',
+  '`{"constructor": {"prototype": {"polluted": 1}}}`',
+  "`[1, 2, 3]`",
+  '`"x"`',
+  "`null`",
+  "`1e400`",
+  "`-0`",
+  "`[]`",
+  "`{}`",
+];
 
 function identifier(random: Random): string {
   const name = random.pick(FIELDS);
@@ -208,7 +218,11 @@ describe("fuzz: JMESPath transforms under the guard", () => {
       const result = await runFlow({
         steps: [
           { type: "transform", name: "t", expression: expressionText },
-          { type: "condition", checks: [{ left: "{{steps.t}}", operator: caseRandom.pick(["equals", "contains", "exists"] as const), right: "{{body}}" }], stopBody: "{{steps.t}}" },
+          {
+            type: "condition",
+            checks: [{ left: "{{steps.t}}", operator: caseRandom.pick(["equals", "contains", "exists"] as const), right: "{{body}}" }],
+            stopBody: "{{steps.t}}",
+          },
         ],
         context: { body: context.body, query: context.query, user: context.user },
       });

@@ -11,7 +11,9 @@ export function parsedStep<K extends StepKind>(step: Extract<FlowStepInput, { ty
 }
 
 /** What a runner gets from the engine, for calling a runner directly. */
-export function stepRunContext(options: { context?: FlowContext | FlowContextInput; services?: FlowServices; signal?: AbortSignal; index?: number; name?: string | null } = {}): StepRunContext {
+export function stepRunContext(
+  options: { context?: FlowContext | FlowContextInput; services?: FlowServices; signal?: AbortSignal; index?: number; name?: string | null } = {},
+): StepRunContext {
   const context = options.context && "steps" in options.context ? (options.context as FlowContext) : createFlowContext(options.context);
   return {
     context,

@@ -7,15 +7,19 @@ import type { FieldCondition, RecordStore } from "@/lib/records/record-store";
  * collection, which field points at which collection, for `expand`.
  */
 export function storeRecordsService(store: RecordStore, relations: Record<string, Record<string, string>> = {}): FlowRecordsService {
-  const conditions = (where: Array<{ field: string; value: unknown }>): FieldCondition[] =>
-    where.map((filter) => ({ field: filter.field, op: "eq", value: filter.value }));
+  const conditions = (where: Array<{ field: string; value: unknown }>): FieldCondition[] => where.map((filter) => ({ field: filter.field, op: "eq", value: filter.value }));
 
   return {
     async query({ schema, where, limit, sort, expand, signal }) {
       const records: FlowRecord[] = await store.find(schema, {
         where: conditions(where),
         limit,
-        sort: sort ? [sort, { field: "id", direction: sort.direction }] : [{ field: "createdAt", direction: "asc" }, { field: "id", direction: "asc" }],
+        sort: sort
+          ? [sort, { field: "id", direction: sort.direction }]
+          : [
+              { field: "createdAt", direction: "asc" },
+              { field: "id", direction: "asc" },
+            ],
         signal,
       });
       for (const field of expand) {

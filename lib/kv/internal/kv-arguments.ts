@@ -21,11 +21,7 @@ export function ttlMsOf(ttlSeconds: number): number {
   return Math.max(1, Math.round(ttlSeconds * 1000));
 }
 
-export function rateLimitResultOf(
-  rule: RateLimitRule,
-  outcome: { success: boolean; remaining: number; resetAt: number },
-  now = Date.now(),
-): RateLimitResult {
+export function rateLimitResultOf(rule: RateLimitRule, outcome: { success: boolean; remaining: number; resetAt: number }, now = Date.now()): RateLimitResult {
   return {
     success: outcome.success,
     limit: rule.limit,

@@ -5,14 +5,7 @@ import { IoredisRequester } from "@/lib/kv/redis/ioredis-requester";
 import { RedisPubSub } from "@/lib/kv/redis/redis-pubsub";
 import { RedisProtocolCache } from "@/lib/kv/shared/redis-protocol-cache";
 import { SlidingWindowRateLimiter } from "@/lib/kv/shared/sliding-window-rate-limiter";
-import {
-  DEFAULT_COOLDOWN_MS,
-  DEFAULT_KEY_PREFIX,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_WARNING_INTERVAL_MS,
-  type Kv,
-  type RedisKvOptions,
-} from "@/lib/kv/kv";
+import { DEFAULT_COOLDOWN_MS, DEFAULT_KEY_PREFIX, DEFAULT_TIMEOUT_MS, DEFAULT_WARNING_INTERVAL_MS, type Kv, type RedisKvOptions } from "@/lib/kv/kv";
 
 function connectionOptions(timeoutMs: number): IORedisOptions {
   return {

@@ -1,12 +1,7 @@
 import type { Redis as IORedis } from "ioredis";
 import type { Requester, UpstashRequest, UpstashResponse } from "@upstash/redis";
 import { KvUnavailableError } from "@/lib/kv/internal/backend-guard";
-import {
-  LuaScriptRewriter,
-  normalizeRedisReply,
-  parseRedisCommand,
-  type RedisCommand,
-} from "@/lib/kv/redis/lua-script-rewriter";
+import { LuaScriptRewriter, normalizeRedisReply, parseRedisCommand, type RedisCommand } from "@/lib/kv/redis/lua-script-rewriter";
 
 /** Connection states in which a command is sure to wait or fail: fail at once instead. */
 const DOWN_STATES = new Set(["reconnecting", "close", "end"]);
@@ -58,9 +53,7 @@ export class IoredisRequester implements Requester {
       pipeline.call(name, ...args);
     }
     const replies = (await pipeline.exec()) ?? [];
-    return replies.map(([error, result]) =>
-      error ? { error: error.message } : { result: normalizeRedisReply(result) },
-    );
+    return replies.map(([error, result]) => (error ? { error: error.message } : { result: normalizeRedisReply(result) }));
   }
 
   private assertConnectable(): void {

@@ -34,7 +34,12 @@ export class RedisProtocolCache implements KvCache {
   }
 
   get(key: string): Promise<string | null> {
-    return this.guard.run("cache", async () => stringOrNull(await this.send(["GET", this.prefix + key])), () => null, "read skipped");
+    return this.guard.run(
+      "cache",
+      async () => stringOrNull(await this.send(["GET", this.prefix + key])),
+      () => null,
+      "read skipped",
+    );
   }
 
   async getMany(keys: readonly string[]): Promise<(string | null)[]> {
@@ -53,7 +58,12 @@ export class RedisProtocolCache implements KvCache {
 
   async set(key: string, value: string, ttlSeconds: number): Promise<void> {
     const ttlMs = ttlMsOf(ttlSeconds);
-    await this.guard.run("cache", async () => void (await this.send(["SET", this.prefix + key, value, "PX", ttlMs])), () => undefined, "write dropped");
+    await this.guard.run(
+      "cache",
+      async () => void (await this.send(["SET", this.prefix + key, value, "PX", ttlMs])),
+      () => undefined,
+      "write dropped",
+    );
   }
 
   async setIfAbsent(key: string, value: string, ttlSeconds: number): Promise<boolean> {
@@ -67,7 +77,12 @@ export class RedisProtocolCache implements KvCache {
   }
 
   async delete(key: string): Promise<void> {
-    await this.guard.run("cache", async () => void (await this.send(["DEL", this.prefix + key])), () => undefined, "delete dropped");
+    await this.guard.run(
+      "cache",
+      async () => void (await this.send(["DEL", this.prefix + key])),
+      () => undefined,
+      "delete dropped",
+    );
   }
 
   incr(key: string): Promise<number | null> {

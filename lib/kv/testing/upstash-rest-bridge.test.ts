@@ -57,11 +57,24 @@ if (!redisUrl) {
     });
 
     it("runs /pipeline and /multi-exec with per-command results", async () => {
-      const pipeline = await (await post("/pipeline", [["set", `${prefix}p`, "5"], ["incr", `${prefix}p`], ["incr", `${prefix}k`]])).json();
+      const pipeline = await (
+        await post("/pipeline", [
+          ["set", `${prefix}p`, "5"],
+          ["incr", `${prefix}p`],
+          ["incr", `${prefix}k`],
+        ])
+      ).json();
       expect(pipeline[0]).toEqual({ result: "OK" });
       expect(pipeline[1]).toEqual({ result: 6 });
       expect(pipeline[2].error).toMatch(/^ERR /);
-      expect(await (await post("/multi-exec", [["incr", `${prefix}p`], ["get", `${prefix}p`]])).json()).toEqual([{ result: 7 }, { result: "7" }]);
+      expect(
+        await (
+          await post("/multi-exec", [
+            ["incr", `${prefix}p`],
+            ["get", `${prefix}p`],
+          ])
+        ).json(),
+      ).toEqual([{ result: 7 }, { result: "7" }]);
     });
 
     it("accepts the allow-key-locking script flag, as Upstash does", async () => {

@@ -1,12 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis as IORedis } from "ioredis";
-import {
-  LuaScriptRewriter,
-  normalizeRedisReply,
-  parseRedisCommand,
-  type RedisCommand,
-} from "@/lib/kv/redis/lua-script-rewriter";
+import { LuaScriptRewriter, normalizeRedisReply, parseRedisCommand, type RedisCommand } from "@/lib/kv/redis/lua-script-rewriter";
 
 /**
  * A loopback server that speaks the Upstash REST protocol and forwards to a real Redis, so the
@@ -99,7 +94,11 @@ export async function startUpstashRestBridge(options: { redisUrl: string; token?
       if (path === "/pipeline" || path === "/multi-exec") {
         if (!Array.isArray(body)) return sendJson(res, 400, { error: "ERR a pipeline is an array of commands" });
         const replies = await runBatch(body.map(parseRedisCommand), path === "/multi-exec");
-        return sendJson(res, 200, replies.map((reply) => ("result" in reply ? { result: encodeResult(reply.result, base64) } : reply)));
+        return sendJson(
+          res,
+          200,
+          replies.map((reply) => ("result" in reply ? { result: encodeResult(reply.result, base64) } : reply)),
+        );
       }
       return sendJson(res, 404, { error: `ERR unknown path ${path}` });
     } catch (error) {

@@ -3,14 +3,7 @@ import { BackendGuard, ThrottledWarnings } from "@/lib/kv/internal/backend-guard
 import type { RedisCommand } from "@/lib/kv/redis/lua-script-rewriter";
 import { RedisProtocolCache } from "@/lib/kv/shared/redis-protocol-cache";
 import { SlidingWindowRateLimiter } from "@/lib/kv/shared/sliding-window-rate-limiter";
-import {
-  DEFAULT_COOLDOWN_MS,
-  DEFAULT_KEY_PREFIX,
-  DEFAULT_TIMEOUT_MS,
-  DEFAULT_WARNING_INTERVAL_MS,
-  type Kv,
-  type UpstashKvOptions,
-} from "@/lib/kv/kv";
+import { DEFAULT_COOLDOWN_MS, DEFAULT_KEY_PREFIX, DEFAULT_TIMEOUT_MS, DEFAULT_WARNING_INTERVAL_MS, type Kv, type UpstashKvOptions } from "@/lib/kv/kv";
 
 /**
  * Upstash over its REST API (@upstash/redis). No pub/sub: subscribing needs a long-lived stream the

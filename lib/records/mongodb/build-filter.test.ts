@@ -92,10 +92,7 @@ describe("MongoDB filter: typed conditions to a query document", () => {
         { status: { $eq: "open", $type: SCALAR, ...NOT_ARRAY } },
         { n: { $lt: 5, ...NOT_ARRAY } },
         {
-          $or: [
-            { title: { $regex: "Print\\?", $options: "i", ...NOT_ARRAY } },
-            { body: { $regex: "Print\\?", $options: "i", ...NOT_ARRAY } },
-          ],
+          $or: [{ title: { $regex: "Print\\?", $options: "i", ...NOT_ARRAY } }, { body: { $regex: "Print\\?", $options: "i", ...NOT_ARRAY } }],
         },
       ],
     });

@@ -37,13 +37,20 @@ describe("MongoDB driver errors to AppError", () => {
   });
 
   it("E11000 on _id → unique_violation on id", () => {
-    const error = mapMongoError(new MongoServerError({ message: "E11000 duplicate key error collection: shop.users index: _id_ dup key: { _id: \"rec_1\" }", code: 11000, keyPattern: { _id: 1 }, keyValue: { _id: "rec_1" } }));
+    const error = mapMongoError(
+      new MongoServerError({
+        message: 'E11000 duplicate key error collection: shop.users index: _id_ dup key: { _id: "rec_1" }',
+        code: 11000,
+        keyPattern: { _id: 1 },
+        keyValue: { _id: "rec_1" },
+      }),
+    );
     expect(error.field).toBe("id");
   });
 
   it("E11000 without keyPattern: the field from keyValue, else from our index name in the message", () => {
     expect(duplicateKeyField({ keyValue: { sku: "x" } })).toBe("sku");
-    expect(duplicateKeyField({ message: "E11000 duplicate key error collection: shop.items index: unique_sku dup key: { sku: \"x\" }" })).toBe("sku");
+    expect(duplicateKeyField({ message: 'E11000 duplicate key error collection: shop.items index: unique_sku dup key: { sku: "x" }' })).toBe("sku");
     expect(duplicateKeyField({ message: "E11000 duplicate key error collection: shop.items index: _id_ dup key: { _id: 1 }" })).toBe("id");
     const unknown = mapMongoError({ code: 11000, message: "E11000 duplicate key error collection: shop.items index: legacy_1 dup key: { x: 1 }" });
     expect(unknown.code).toBe("unique_violation");
@@ -53,7 +60,12 @@ describe("MongoDB driver errors to AppError", () => {
 
   it("E11000 while creating a unique index → unique_violation naming the field and a duplicate value", () => {
     const error = mapMongoError(
-      new MongoServerError({ message: "E11000 duplicate key error collection: shop.users index: unique_email dup key: { email: \"dup@x\" }", code: 11000, keyPattern: { email: 1 }, keyValue: { email: "dup@x" } }),
+      new MongoServerError({
+        message: 'E11000 duplicate key error collection: shop.users index: unique_email dup key: { email: "dup@x" }',
+        code: 11000,
+        keyPattern: { email: 1 },
+        keyValue: { email: "dup@x" },
+      }),
       { creatingIndexOn: "email" },
     );
     expect(error.code).toBe("unique_violation");

@@ -18,7 +18,6 @@ import { LOOPBACK_ANSWER, PUBLIC_ADDRESS, rebindingLookup } from "@/lib/outbound
  * listener that counts connections, and DNS answers come from an injected resolver.
  */
 
-
 /** Runs a guarded lookup the way net.connect does; resolves with its answer or its error. */
 function runLookup(lookup: ReturnType<typeof guardedLookup>, hostname: string, all: boolean): Promise<{ error: Error | null; address: string | LookupAddress[]; family?: number }> {
   return new Promise((resolve) => lookup(hostname, { all }, (error, address, family) => resolve({ error, address, family })));
@@ -34,7 +33,14 @@ describe("guardedLookup (the MongoDB driver's lookup option)", () => {
   it("refuses a private answer, a mixed answer and localhost", async () => {
     const cases: Array<[string, ResolvedAddress[], string]> = [
       ["db.example.test", LOOPBACK_ANSWER, "outbound request refused: db.example.test resolves to a loopback address"],
-      ["db.example.test", [{ address: PUBLIC_ADDRESS, family: 4 }, { address: "10.1.2.3", family: 4 }], "outbound request refused: db.example.test resolves to a private address"],
+      [
+        "db.example.test",
+        [
+          { address: PUBLIC_ADDRESS, family: 4 },
+          { address: "10.1.2.3", family: 4 },
+        ],
+        "outbound request refused: db.example.test resolves to a private address",
+      ],
       ["db.example.test", [{ address: "169.254.169.254", family: 4 }], "outbound request refused: db.example.test resolves to the cloud metadata address"],
       ["localhost", LOOPBACK_ANSWER, "outbound request refused: localhost is a loopback host name"],
     ];
@@ -156,7 +162,10 @@ describe("MongoDB record store: the real driver connects only to checked address
     expect(calls).toBeGreaterThanOrEqual(1);
     expect(dialled).toEqual([]);
     expect(connections).toBe(before);
-    const probe = await probeMongo(`mongodb://mongo.mixed.test:${port}/shop`, 500, { lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER], allowedHosts: [] });
+    const probe = await probeMongo(`mongodb://mongo.mixed.test:${port}/shop`, 500, {
+      lookup: async () => [{ address: PUBLIC_ADDRESS, family: 4 }, ...LOOPBACK_ANSWER],
+      allowedHosts: [],
+    });
     expect(probe).toEqual({ ok: false, reason: "other", message: "outbound request refused: mongo.mixed.test resolves to a loopback address." });
     expect(connections).toBe(before);
   });

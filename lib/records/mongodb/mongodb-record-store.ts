@@ -52,7 +52,10 @@ function openClient(options: MongoRecordStoreOptions): MongoClient {
       monitorCommands: true,
     });
   } catch (error) {
-    throw new AppError("validation_failed", "the MongoDB connection string is not valid", { issues: [{ path: "url", message: "is not a valid MongoDB connection string" }], cause: error });
+    throw new AppError("validation_failed", "the MongoDB connection string is not valid", {
+      issues: [{ path: "url", message: "is not a valid MongoDB connection string" }],
+      cause: error,
+    });
   }
 }
 
@@ -184,7 +187,11 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
       const limit = checkCountLimit(query?.limit);
       return operation(query, async (deadline) => {
         if (limit === 0) return 0;
-        return collectionOf(collection).countDocuments(buildFilter(checked), { maxTimeMS: deadline.remainingMs(), signal: deadline.signal, ...(limit === undefined ? {} : { limit }) });
+        return collectionOf(collection).countDocuments(buildFilter(checked), {
+          maxTimeMS: deadline.remainingMs(),
+          signal: deadline.signal,
+          ...(limit === undefined ? {} : { limit }),
+        });
       });
     },
 
@@ -228,7 +235,10 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
           return result.deletedCount;
         }
         // One record at most with an outbox entry: the entry holds the record as it was.
-        const removed = await collectionOf(collection).findOneAndDelete(buildFilter({ where: conditions }), { sort: buildSort(completeSort([])), maxTimeMS: deadline.remainingMs() });
+        const removed = await collectionOf(collection).findOneAndDelete(buildFilter({ where: conditions }), {
+          sort: buildSort(completeSort([])),
+          maxTimeMS: deadline.remainingMs(),
+        });
         if (!removed) return 0;
         await writeOutboxEntry(outbox, fromMongoDocument(removed), null, deadline);
         return 1;

@@ -93,19 +93,29 @@ describe("MongoDB ownership marker", () => {
     expect(owner).toEqual({ projectId: "prj_b", attachedAt: now.toISOString() });
     expect(marker.calls[0]).toEqual({
       method: "replaceOne",
-      args: [{ _id: "owner", projectId: { $ne: "prj_b" } }, { projectId: "prj_b", attachedAt: now }, { upsert: true, maxTimeMS: 4_321 }],
+      args: [
+        { _id: "owner", projectId: { $ne: "prj_b" } },
+        { projectId: "prj_b", attachedAt: now },
+        { upsert: true, maxTimeMS: 4_321 },
+      ],
     });
     // The workspace of the previous owner does not survive the takeover.
     expect(marker.stored()).toEqual({ _id: "owner", projectId: "prj_b", attachedAt: now });
 
     const empty = fakeMarkerCollection();
-    expect(await claimMongoOwnership(empty.collection, { projectId: "prj_c" }, { takeOver: true, remainingMs, now })).toEqual({ projectId: "prj_c", attachedAt: now.toISOString() });
+    expect(await claimMongoOwnership(empty.collection, { projectId: "prj_c" }, { takeOver: true, remainingMs, now })).toEqual({
+      projectId: "prj_c",
+      attachedAt: now.toISOString(),
+    });
   });
 
   it("treats takeOver of its own marker (the upsert's duplicate key) as a no-op", async () => {
     const attachedAt = new Date("2025-05-05T05:05:05.000Z");
     const marker = fakeMarkerCollection({ _id: "owner", projectId: "prj_a", attachedAt });
-    expect(await claimMongoOwnership(marker.collection, { projectId: "prj_a" }, { takeOver: true, remainingMs, now })).toEqual({ projectId: "prj_a", attachedAt: attachedAt.toISOString() });
+    expect(await claimMongoOwnership(marker.collection, { projectId: "prj_a" }, { takeOver: true, remainingMs, now })).toEqual({
+      projectId: "prj_a",
+      attachedAt: attachedAt.toISOString(),
+    });
   });
 
   it("lets exactly one of two projects racing for an empty database win, also when the loser's upsert hits E11000", async () => {

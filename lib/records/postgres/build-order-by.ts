@@ -13,7 +13,5 @@ function keysFor(field: string): string[] {
  * serves its leading keys (field-keys.ts).
  */
 export function orderBySql(sort: SortSpec[]): string {
-  return sort
-    .flatMap((spec) => keysFor(spec.field).map((key) => `${key} ${spec.direction === "asc" ? "ASC" : "DESC"}`))
-    .join(", ");
+  return sort.flatMap((spec) => keysFor(spec.field).map((key) => `${key} ${spec.direction === "asc" ? "ASC" : "DESC"}`)).join(", ");
 }

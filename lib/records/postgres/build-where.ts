@@ -168,9 +168,7 @@ function searchSql(search: CheckedSearch, params: SqlParams): string {
   const pattern = likePattern(search.text);
   const placeholder = params.add(pattern);
   const parts = search.fields.map((field) =>
-    field === "id"
-      ? `id ILIKE ${placeholder} ESCAPE '\\'`
-      : `(jsonb_typeof(${jsonOf(field)}) = 'string' AND ${textOf(field)} ILIKE ${placeholder} ESCAPE '\\')`,
+    field === "id" ? `id ILIKE ${placeholder} ESCAPE '\\'` : `(jsonb_typeof(${jsonOf(field)}) = 'string' AND ${textOf(field)} ILIKE ${placeholder} ESCAPE '\\')`,
   );
   return `(${parts.join(" OR ")})`;
 }

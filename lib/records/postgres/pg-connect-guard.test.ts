@@ -17,8 +17,6 @@ import { caughtAppError } from "@/test/support/caught-app-error";
  */
 const databaseUrl = process.env.DATABASE_URL;
 
-
-
 describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at connect time", () => {
   let scratch: ScratchDatabase;
   let admin: pg.Client;
@@ -144,7 +142,10 @@ describe.skipIf(!databaseUrl)("PostgreSQL customer stores: the outbound guard at
       expect(dialled.length).toBe(calls);
       expect(dialled.every((target) => target.address === "127.0.0.1" && target.port === port && target.servername === "db.internal.test")).toBe(true);
       // The same name on another port is not allow-listed.
-      const other = createPostgresRecordStore({ url: urlWith("db.internal.test").replace(`:${port}/`, ":6543/"), guard: { lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts(`db.internal.test:${port}`) } });
+      const other = createPostgresRecordStore({
+        url: urlWith("db.internal.test").replace(`:${port}/`, ":6543/"),
+        guard: { lookup: async () => LOOPBACK_ANSWER, allowedHosts: parseAllowedHosts(`db.internal.test:${port}`) },
+      });
       try {
         expect((await caughtAppError(other.ping())).message).toMatch(/refused: db\.internal\.test resolves to a loopback address$/);
       } finally {

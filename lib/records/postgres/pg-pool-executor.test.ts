@@ -13,7 +13,9 @@ const databaseUrl = process.env.DATABASE_URL;
 
 /** Statements of the record store waiting for a lock right now. */
 async function waitingOnLock(admin: pg.Client): Promise<number> {
-  const result = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'flowpoint-records' AND state = 'active' AND wait_event_type = 'Lock'");
+  const result = await admin.query(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'flowpoint-records' AND state = 'active' AND wait_event_type = 'Lock'",
+  );
   return (result.rows[0] as { n: number }).n;
 }
 
@@ -48,12 +50,21 @@ describe.skipIf(!databaseUrl)("PostgreSQL executor: aborting cancels the work on
       const controller = new AbortController();
       const running = executor.query(`SELECT pg_sleep(30), '${marker}'`, [], controller.signal);
       running.catch(() => undefined);
-      const started = await waitFor(async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE $1 AND state = 'active'", [`%${marker}%`])).rows[0].n === 1, 5_000);
+      const started = await waitFor(
+        async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE $1 AND state = 'active'", [`%${marker}%`])).rows[0].n === 1,
+        5_000,
+      );
       expect(started).toBe(true);
       controller.abort();
-      const error = await running.then(() => undefined, (caught: unknown) => caught);
+      const error = await running.then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect((error as { code?: string }).code).toBe("57014"); // query_canceled: the server stopped it
-      const gone = await waitFor(async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE $1 AND state = 'active'", [`%${marker}%`])).rows[0].n === 0, 5_000);
+      const gone = await waitFor(
+        async () => (await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE $1 AND state = 'active'", [`%${marker}%`])).rows[0].n === 0,
+        5_000,
+      );
       expect(gone).toBe(true);
       // The only connection was closed rather than reused; a new one serves the next statement.
       const next = await executor.query("SELECT 41 + 1 AS n", [], new AbortController().signal);
@@ -72,7 +83,10 @@ describe.skipIf(!databaseUrl)("PostgreSQL executor: aborting cancels the work on
       // Another session holds the table: without a real cancel the count would wait as long as it does.
       await locker.query("BEGIN");
       await locker.query('LOCK TABLE flowpoint_records."locked" IN ACCESS EXCLUSIVE MODE');
-      const error = await store.count("locked", { timeoutMs: 200 }).then(() => undefined, (caught: unknown) => caught);
+      const error = await store.count("locked", { timeoutMs: 200 }).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
       expect(error).toBeInstanceOf(AppError);
       expect((error as AppError).code).toBe("timeout");
       expect(await waitFor(async () => (await waitingOnLock(admin)) === 0, 5_000)).toBe(true);
@@ -97,10 +111,17 @@ describe.skipIf(!databaseUrl)("PostgreSQL executor: aborting cancels the work on
 describe("PostgreSQL record store without a reachable server", () => {
   it("answers unavailable when the server refuses connections, without the URL or password", async () => {
     const port = await closedPort();
-    const store = createPostgresRecordStore({ url: `postgres://app:hunter2@127.0.0.1:${port}/shop`, connectionTimeoutMs: 500, guard: { allowedHosts: parseAllowedHosts("127.0.0.1") } });
+    const store = createPostgresRecordStore({
+      url: `postgres://app:hunter2@127.0.0.1:${port}/shop`,
+      connectionTimeoutMs: 500,
+      guard: { allowedHosts: parseAllowedHosts("127.0.0.1") },
+    });
     try {
       for (const run of [() => store.ping(), () => store.insert("tickets", { a: 1 }), () => store.find("tickets")]) {
-        const error = await run().then(() => undefined, (caught: unknown) => caught);
+        const error = await run().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         expect(error).toBeInstanceOf(AppError);
         expect((error as AppError).code).toBe("unavailable");
         expect((error as AppError).message).toBe("the database is unavailable");

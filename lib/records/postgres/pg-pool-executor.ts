@@ -86,7 +86,10 @@ export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecuto
       return await Promise.race([connecting, aborted]);
     } catch (error) {
       // The pool may still hand us a client after we gave up waiting: give it straight back.
-      connecting.then((client) => client.release(), () => undefined);
+      connecting.then(
+        (client) => client.release(),
+        () => undefined,
+      );
       throw error;
     } finally {
       if (onAbort) signal.removeEventListener("abort", onAbort);

@@ -59,7 +59,8 @@ function outboxInsertSql(outbox: OutboxWrite, source: string, params: SqlParams)
 function checkOutbox(outbox: OutboxWrite | undefined): void {
   if (!outbox) return;
   assertCollectionName(outbox.collection);
-  if (!/^[A-Za-z0-9_-]{1,128}$/.test(outbox.id)) throw new AppError("validation_failed", "invalid outbox entry id", { issues: [{ path: "outbox.id", message: "must be 1-128 of A-Z a-z 0-9 _ -" }] });
+  if (!/^[A-Za-z0-9_-]{1,128}$/.test(outbox.id))
+    throw new AppError("validation_failed", "invalid outbox entry id", { issues: [{ path: "outbox.id", message: "must be 1-128 of A-Z a-z 0-9 _ -" }] });
 }
 
 function describeValue(value: unknown): string {
@@ -196,11 +197,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
 
   async function findDuplicate(collection: string, field: string, deadline: Deadline): Promise<unknown> {
     const json = `(doc->'${field}')`;
-    const result = await query(
-      `SELECT ${json} AS value FROM ${qualifiedTable(collection)} WHERE ${scalarGuard(field)} GROUP BY ${json} HAVING count(*) > 1 LIMIT 1`,
-      [],
-      deadline,
-    );
+    const result = await query(`SELECT ${json} AS value FROM ${qualifiedTable(collection)} WHERE ${scalarGuard(field)} GROUP BY ${json} HAVING count(*) > 1 LIMIT 1`, [], deadline);
     return result.rows[0]?.value;
   }
 
@@ -251,11 +248,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         try {
           // One JSON array parameter: the statement text stays the same whatever the batch size.
           await write(collection, deadline, () =>
-            query(
-              `INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`,
-              [JSON.stringify(records)],
-              deadline,
-            ),
+            query(`INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`, [JSON.stringify(records)], deadline),
           );
         } catch (error) {
           if (isUniqueViolation(error)) throw uniqueViolation(collection, error, [...new Set(records.flatMap((record) => Object.keys(record)))]);
@@ -303,7 +296,10 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         if (wanted.length === 0) return [];
         const sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`;
         const result = await read(() => query(sql, [JSON.stringify(wanted)], deadline), { rows: [], rowCount: 0 });
-        return orderByIds(result.rows.map((row) => orderRecordKeys(row.doc as Record<string, unknown>)), wanted);
+        return orderByIds(
+          result.rows.map((row) => orderRecordKeys(row.doc as Record<string, unknown>)),
+          wanted,
+        );
       });
     },
 
@@ -357,7 +353,8 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
           const result = await change(deadline, () => query(sql, params.values, deadline), { rows: [{ n: 0 }], rowCount: 1 }, outbox);
           return Number(result.rows[0]?.n ?? 0);
         } catch (error) {
-          if (isUniqueViolation(error)) throw new AppError("unique_violation", "an outbox entry covers one deleted record: the filter matched several", { field: "id", cause: error });
+          if (isUniqueViolation(error))
+            throw new AppError("unique_violation", "an outbox entry covers one deleted record: the filter matched several", { field: "id", cause: error });
           throw error;
         }
       });

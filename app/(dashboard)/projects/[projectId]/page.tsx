@@ -50,9 +50,7 @@ export default async function ProjectOverviewPage({ params }: Params) {
         <Card>
           <CardBody>
             <p className="text-xs font-medium uppercase tracking-wide text-slate-500">Mail</p>
-            <div className="mt-2">
-              {project.mail.configured ? <Badge tone="green">Own SMTP server</Badge> : <Badge tone="amber">Local mailbox</Badge>}
-            </div>
+            <div className="mt-2">{project.mail.configured ? <Badge tone="green">Own SMTP server</Badge> : <Badge tone="amber">Local mailbox</Badge>}</div>
             <p className="mt-2 text-xs text-slate-500">
               {project.mail.configured ? "Mail from flows goes through your server." : "Mail is kept in the Mailbox until you add a server."}
             </p>
@@ -94,9 +92,19 @@ export default async function ProjectOverviewPage({ params }: Params) {
         <CardHeader title="Getting started" />
         <CardBody>
           <ol className="space-y-3 text-sm">
-            <Step done title="Attach a database" detail={project.database.kind === "local" ? "Using the built-in database. You can switch to your own in Settings." : "Your database is attached."} href={`/projects/${project.id}/settings`} />
+            <Step
+              done
+              title="Attach a database"
+              detail={project.database.kind === "local" ? "Using the built-in database. You can switch to your own in Settings." : "Your database is attached."}
+              href={`/projects/${project.id}/settings`}
+            />
             <Step done={Boolean(activeKeys)} title="Create an API key" detail="Your site sends it as a Bearer token." href={`/projects/${project.id}/api-keys`} />
-            <Step done={schemas.length > 0} title="Define schemas" detail="Typed collections for your records, with a generated records API." href={`/projects/${project.id}/schemas`} />
+            <Step
+              done={schemas.length > 0}
+              title="Define schemas"
+              detail="Typed collections for your records, with a generated records API."
+              href={`/projects/${project.id}/schemas`}
+            />
             <Step
               done={endpoints.length > 0}
               title="Build a custom endpoint"
@@ -115,9 +123,7 @@ function Step({ title, detail, href, done = false }: { title: string; detail: st
     <li className="flex items-start gap-3">
       <span
         className={
-          done
-            ? "mt-0.5 grid size-5 shrink-0 place-items-center rounded-full bg-emerald-500 text-xs text-white"
-            : "mt-0.5 size-5 shrink-0 rounded-full border-2 border-slate-300"
+          done ? "mt-0.5 grid size-5 shrink-0 place-items-center rounded-full bg-emerald-500 text-xs text-white" : "mt-0.5 size-5 shrink-0 rounded-full border-2 border-slate-300"
         }
         role="img"
         aria-label={done ? "Done" : "To do"}

@@ -40,10 +40,7 @@ export default async function WorkspacePage({ params }: Params) {
   const user = await getCurrentUser({ returnTo: `/workspaces/${workspaceId}` });
   const membership = await loadMembership(workspaceId, user.id);
   const isAdmin = membership.role === "admin";
-  const [projects, { members, pendingInvitations }] = await Promise.all([
-    listProjects({ workspaceId, actorId: user.id }),
-    listMembers({ workspaceId, actorId: user.id }),
-  ]);
+  const [projects, { members, pendingInvitations }] = await Promise.all([listProjects({ workspaceId, actorId: user.id }), listMembers({ workspaceId, actorId: user.id })]);
   // Removing is for admins (themselves included), and the last admin cannot go: the service refuses both otherwise.
   const adminCount = members.filter((member) => member.role === "admin").length;
 

@@ -8,7 +8,7 @@ export const GET = withProjectAuth(async ({ project }) => Response.json(toProjec
 });
 
 /** Project settings: name, customer database, mail server, log retention (dashboard admins). */
-export const PATCH = withProjectAuth(
-  async ({ request, project }) => Response.json(await updateProject({ projectId: project.id, input: await readJson(request) })),
-  { permission: "project.manage", sessionOnly: true },
-);
+export const PATCH = withProjectAuth(async ({ request, project }) => Response.json(await updateProject({ projectId: project.id, input: await readJson(request) })), {
+  permission: "project.manage",
+  sessionOnly: true,
+});

@@ -35,15 +35,20 @@ export const conditionStep = defineStep({
   label: "Condition",
   description: "Stop the flow cleanly unless the checks pass.",
   settings: z.object({
-    checks: z
-      .array(conditionCheckSchema)
-      .min(1, "add at least one check")
-      .max(FLOW_LIMITS.maxConditionChecks, `at most ${FLOW_LIMITS.maxConditionChecks} checks`),
+    checks: z.array(conditionCheckSchema).min(1, "add at least one check").max(FLOW_LIMITS.maxConditionChecks, `at most ${FLOW_LIMITS.maxConditionChecks} checks`),
     combinator: z.enum(["all", "any"]).default("all"),
     /** The answer's status when the checks fail; default 422. */
-    stopStatus: z.number().int().min(200).max(599).nullish().transform((status) => status ?? null),
+    stopStatus: z
+      .number()
+      .int()
+      .min(200)
+      .max(599)
+      .nullish()
+      .transform((status) => status ?? null),
     /** The answer's body template when the checks fail; default {"error":"condition not met"}. */
-    stopBody: templateSchema(100_000).nullish().transform((body) => (body === undefined || body === "" ? null : body)),
+    stopBody: templateSchema(100_000)
+      .nullish()
+      .transform((body) => (body === undefined || body === "" ? null : body)),
   }),
   defaults: { checks: [{ left: "", operator: "exists" }], combinator: "all", stopStatus: null, stopBody: null },
 });

@@ -11,10 +11,7 @@ export const CONDITION_NOT_MET_BODY = '{"error":"condition not met"}';
  * served as JSON, so its body is rendered by the same JSON renderer as an endpoint's JSON response.
  */
 export function runCondition(step: FlowStepOf<"condition">, { context }: StepRunContext): FlowStop | null {
-  const passed =
-    step.combinator === "all"
-      ? step.checks.every((check) => evaluateCheck(check, context))
-      : step.checks.some((check) => evaluateCheck(check, context));
+  const passed = step.combinator === "all" ? step.checks.every((check) => evaluateCheck(check, context)) : step.checks.some((check) => evaluateCheck(check, context));
   if (passed) return null;
   return new FlowStop({
     status: step.stopStatus ?? CONDITION_NOT_MET_STATUS,

@@ -15,9 +15,18 @@ export const emailStep = defineStep({
     /** Recipients, separated by commas or semicolons. */
     to: templateSchema(2_000).trim().min(1, "enter a recipient"),
     /** The name of a saved email template; when set, subject and body are not used. */
-    template: z.string().trim().max(128).nullish().transform((name) => name || null),
-    subject: templateSchema(998).nullish().transform((subject) => subject ?? ""),
-    body: templateSchema(100_000).nullish().transform((body) => body ?? ""),
+    template: z
+      .string()
+      .trim()
+      .max(128)
+      .nullish()
+      .transform((name) => name || null),
+    subject: templateSchema(998)
+      .nullish()
+      .transform((subject) => subject ?? ""),
+    body: templateSchema(100_000)
+      .nullish()
+      .transform((body) => body ?? ""),
     /** How the inline body is sent: plain text, or HTML (inserted values escaped). */
     format: z.enum(["text", "html"]).default("text"),
   }),

@@ -101,7 +101,10 @@ describe("email step", () => {
 
   it("keeps the subject on one line", async () => {
     const before = smtp.messages.length;
-    await runEmail(parsedStep({ type: "email", to: "a@example.test", subject: "Hi {{body.name}}", body: "b" }), stepRunContext({ context: { body: { name: "A\r\nBcc: x@example.test" } }, services }));
+    await runEmail(
+      parsedStep({ type: "email", to: "a@example.test", subject: "Hi {{body.name}}", body: "b" }),
+      stepRunContext({ context: { body: { name: "A\r\nBcc: x@example.test" } }, services }),
+    );
     const message = await lastMessage(before);
     expect(message?.subject).toBe("Hi A Bcc: x@example.test");
     expect(message?.envelope.to).toEqual(["a@example.test"]);

@@ -58,7 +58,9 @@ export async function runEmail(step: FlowStepOf<"email">, { context, services, s
     {
       to,
       // A subject is one header line.
-      subject: renderTemplate(subject, context).replace(/[\r\n\0]+/g, " ").trim(),
+      subject: renderTemplate(subject, context)
+        .replace(/[\r\n\0]+/g, " ")
+        .trim(),
       ...(html !== null ? { html: renderTemplate(html, bodyScope, { escape: escapeHtml }) } : {}),
       ...(text !== null ? { text: renderTemplate(text, bodyScope) } : {}),
     },

@@ -19,7 +19,9 @@ export const httpStep = defineStep({
     url: urlTemplateSchema,
     headers: headersSchema.default({}),
     /** Body template (not sent with GET). JSON content type unless a content-type header is set and the body is JSON. */
-    body: templateSchema(100_000).nullish().transform((body) => body ?? ""),
+    body: templateSchema(100_000)
+      .nullish()
+      .transform((body) => body ?? ""),
   }),
   secretFields: ["url", "headers", "body"],
   defaults: { method: "GET", url: "", headers: {}, body: "" },

@@ -89,7 +89,10 @@ describe("http step", () => {
   });
 
   it("sends other bodies as text unless a content type is given", async () => {
-    const text = await runHttp(parsedStep({ type: "http", method: "PUT", url: `${base()}/echo`, body: "name={{body.name}}" }), stepRunContext({ context: { body: { name: "x" } }, services }));
+    const text = await runHttp(
+      parsedStep({ type: "http", method: "PUT", url: `${base()}/echo`, body: "name={{body.name}}" }),
+      stepRunContext({ context: { body: { name: "x" } }, services }),
+    );
     expect(text.body).toMatchObject({ method: "PUT", contentType: "text/plain; charset=utf-8", body: "name=x" });
     const form = await runHttp(
       parsedStep({ type: "http", method: "POST", url: `${base()}/echo`, body: "a={{body.name}}", headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
@@ -126,7 +129,9 @@ describe("http step", () => {
   });
 
   it("a URL that does not render to http(s) fails the step", async () => {
-    const error = await runHttp(parsedStep({ type: "http", url: "{{body.url}}" }), stepRunContext({ context: { body: { url: "file:///etc/passwd" } }, services })).catch((caught: unknown) => caught);
+    const error = await runHttp(parsedStep({ type: "http", url: "{{body.url}}" }), stepRunContext({ context: { body: { url: "file:///etc/passwd" } }, services })).catch(
+      (caught: unknown) => caught,
+    );
     expect((error as AppError).message).toMatch(/is not a valid http:\/\/ or https:\/\/ URL/);
   });
 

@@ -18,9 +18,7 @@ export const schemaNameSchema = z
     else if (!IDENTIFIER.test(name)) ctx.addIssue({ code: "custom", message: "must be a schema name (letters, digits, _ and -, starting with a letter or _)" });
   });
 
-export const fieldNameSchema = z
-  .string()
-  .regex(IDENTIFIER, "must be a field name (letters, digits, _ and -, starting with a letter or _)");
+export const fieldNameSchema = z.string().regex(IDENTIFIER, "must be a field name (letters, digits, _ and -, starting with a letter or _)");
 
 /** A text template: placeholders allowed, at most `max` characters. */
 export function templateSchema(max = 10_000) {
@@ -50,8 +48,7 @@ export const fieldValuesSchema = recordWithKeys(
 /** Extra request headers: name → template. A literal CR or LF is refused here; a rendered one fails the step. */
 export const headersSchema = recordWithKeys(
   templateSchema(8_192).refine((value) => !/[\r\n\0]/.test(value), "must not contain line breaks"),
-  (name) =>
-    !HEADER_NAME.test(name) ? "must be a valid header name" : CLIENT_HEADERS.has(name.toLowerCase()) ? "is set by the HTTP client and cannot be configured" : null,
+  (name) => (!HEADER_NAME.test(name) ? "must be a valid header name" : CLIENT_HEADERS.has(name.toLowerCase()) ? "is set by the HTTP client and cannot be configured" : null),
   FLOW_LIMITS.maxHeaders,
   "headers",
 );

@@ -39,11 +39,20 @@ export function recordSchemaOf(project: StepProjectContext, name: string): { sch
 /** One issue (at `path`) per name that is neither a system field, a field of the schema, nor an auth built-in of an auth schema. */
 export function unknownFieldIssues(names: readonly string[], schema: ProjectSchemaSummary, path: string, what: string): ErrorIssue[] {
   const builtIn = (name: string) => schema.kind === "auth" && (AUTH_BUILT_IN_FIELDS as readonly string[]).includes(name);
-  return names.filter((name) => !isSystemField(name) && !schema.fields.has(name) && !builtIn(name)).map((name) => ({ path, message: `${what} "${name}" is not a field of the schema` }));
+  return names
+    .filter((name) => !isSystemField(name) && !schema.fields.has(name) && !builtIn(name))
+    .map((name) => ({ path, message: `${what} "${name}" is not a field of the schema` }));
 }
 
 /** The unknown fields of filter lines (at `filters`); lines that do not parse are the shape check's to report. */
 export function filterFieldIssues(filters: string, schema: ProjectSchemaSummary): ErrorIssue[] {
   const parsed = parseFilterLines(filters);
-  return parsed.ok ? unknownFieldIssues(parsed.filters.map((filter) => filter.field), schema, "filters", "filter field") : [];
+  return parsed.ok
+    ? unknownFieldIssues(
+        parsed.filters.map((filter) => filter.field),
+        schema,
+        "filters",
+        "filter field",
+      )
+    : [];
 }

@@ -37,7 +37,7 @@ export function unindexedQueryFields(schema: IndexedSchemaView, settings: { filt
       })
     : [];
 
-  const sortField = typeof settings.sort === "string" ? parseSort(settings.sort)?.field ?? null : null;
+  const sortField = typeof settings.sort === "string" ? (parseSort(settings.sort)?.field ?? null) : null;
   const sort = sortField !== null && known(sortField) && !SORT_SERVED.has(sortField) && !byName.get(sortField)?.indexed ? sortField : null;
   return { filters, sort };
 }

@@ -22,7 +22,10 @@ export async function scopeWithSecrets(names: readonly string[], run: Pick<StepR
   const missing = names.filter((name) => !Object.hasOwn(values, name));
   if (missing.length > 0) {
     const list = missing.map((name) => `"${name}"`).join(", ");
-    throw new AppError("not_found", `the secret${missing.length > 1 ? "s" : ""} ${list} ${missing.length > 1 ? "are" : "is"} not defined in this project (create it in the project settings)`);
+    throw new AppError(
+      "not_found",
+      `the secret${missing.length > 1 ? "s" : ""} ${list} ${missing.length > 1 ? "are" : "is"} not defined in this project (create it in the project settings)`,
+    );
   }
   return { ...run.context, secrets: values };
 }

@@ -10,9 +10,9 @@ export const transformStep = defineStep({
   settings: z.object({
     /** At most FLOW_LIMITS.maxExpressionLength characters and maxExpressionNesting levels. */
     expression: z.string().superRefine((expression, ctx) => {
-        const problem = checkExpression(expression);
-        if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
-      }),
+      const problem = checkExpression(expression);
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+    }),
   }),
   defaults: { expression: "" },
 });

@@ -171,7 +171,8 @@ describe("transform: limits", () => {
   it("catches outputs that share objects and would serialise to gigabytes", () => {
     const context = createFlowContext({ body: { text: "x".repeat(1_000) } });
     // Each level doubles the serialised size while the value stays small in memory.
-    const nested = "let $a = body in let $b = [$a, $a] in let $c = [$b, $b] in let $d = [$c, $c] in let $e = [$d, $d] in let $f = [$e, $e] in let $g = [$f, $f] in let $h = [$g, $g] in let $i = [$h, $h] in let $j = [$i, $i] in let $k = [$j, $j] in [$k, $k]";
+    const nested =
+      "let $a = body in let $b = [$a, $a] in let $c = [$b, $b] in let $d = [$c, $c] in let $e = [$d, $d] in let $f = [$e, $e] in let $g = [$f, $f] in let $h = [$g, $g] in let $i = [$h, $h] in let $j = [$i, $i] in let $k = [$j, $j] in [$k, $k]";
     expect(failure(() => run(nested, context)).message).toMatch(/transform output is larger than/);
   });
 
@@ -179,7 +180,14 @@ describe("transform: limits", () => {
     const context = createFlowContext({ body: { text: "x".repeat(10_000) } });
     expect(failure(() => run("pad_left('a', `100000000`)", context)).message).toMatch(/string would exceed/);
     expect(failure(() => run("replace(body.text, 'x', body.text)", context)).message).toMatch(/string would exceed/);
-    expect(failure(() => run("join(body.text, [body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text])", context)).message).toMatch(/string would exceed/);
+    expect(
+      failure(() =>
+        run(
+          "join(body.text, [body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text, body.text])",
+          context,
+        ),
+      ).message,
+    ).toMatch(/string would exceed/);
     expect(failure(() => run("replace('a', 'a', 'b', `100000000`)", context)).message).toMatch(/count may be at most/);
   });
 
@@ -209,8 +217,17 @@ describe("transform: limits", () => {
     const big = Array.from({ length: 20_000 }, (_, i) => i);
     const context = createFlowContext({ body: { a: big, b: [...big], items: Array.from({ length: 5 }, (_, i) => i) } });
     expect(run("length(body.items[?$.body.a == $.body.b])", context)).toBe(5);
-    expect(failure(() => run("body.items[*].[$.body.a == $.body.b, sum($.body.a)] | [*].[$.body.a == $.body.b]", createFlowContext({ body: { a: big, b: [...big], items: Array.from({ length: 3_000 }, (_, i) => i) } }))).message).toMatch(/work limit/);
-    expect(failure(() => run("body.items[*].sum($.body.a)", createFlowContext({ body: { a: big, items: Array.from({ length: 3_000 }, (_, i) => i) } }))).message).toMatch(/work limit/);
+    expect(
+      failure(() =>
+        run(
+          "body.items[*].[$.body.a == $.body.b, sum($.body.a)] | [*].[$.body.a == $.body.b]",
+          createFlowContext({ body: { a: big, b: [...big], items: Array.from({ length: 3_000 }, (_, i) => i) } }),
+        ),
+      ).message,
+    ).toMatch(/work limit/);
+    expect(failure(() => run("body.items[*].sum($.body.a)", createFlowContext({ body: { a: big, items: Array.from({ length: 3_000 }, (_, i) => i) } }))).message).toMatch(
+      /work limit/,
+    );
   });
 
   it("reports runtime errors of the expression as step errors", () => {

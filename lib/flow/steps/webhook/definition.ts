@@ -14,7 +14,9 @@ export const webhookStep = defineStep({
     url: urlTemplateSchema,
     headers: headersSchema.default({}),
     /** Empty: the whole trigger payload as JSON. */
-    body: templateSchema(100_000).nullish().transform((body) => body ?? ""),
+    body: templateSchema(100_000)
+      .nullish()
+      .transform((body) => body ?? ""),
   }),
   secretFields: ["url", "headers", "body"],
   defaults: { url: "", headers: {}, body: "" },

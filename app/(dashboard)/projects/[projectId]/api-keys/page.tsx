@@ -57,12 +57,24 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ projec
               <table className="w-full text-left text-sm">
                 <thead className="border-b border-slate-100 text-xs whitespace-nowrap uppercase tracking-wide text-slate-500">
                   <tr>
-                    <th scope="col" className="px-5 py-2 font-medium">Name</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Key</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Permissions</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Created</th>
-                    <th scope="col" className="px-3 py-2 font-medium">Last used</th>
-                    <th scope="col" className="px-5 py-2 text-right font-medium">Status</th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Name
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Key
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Permissions
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Created
+                    </th>
+                    <th scope="col" className="px-3 py-2 font-medium">
+                      Last used
+                    </th>
+                    <th scope="col" className="px-5 py-2 text-right font-medium">
+                      Status
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">
@@ -70,7 +82,10 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ projec
                     <tr key={key.id} className={key.revokedAt ? "bg-slate-50/60 text-slate-500" : undefined}>
                       <td className="px-5 py-3 font-medium text-slate-900">{key.name}</td>
                       <td className="px-3 py-3">
-                        <code className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-slate-700" aria-label={`Key starting ${key.prefix} and ending ${key.lastFour}`}>
+                        <code
+                          className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs whitespace-nowrap text-slate-700"
+                          aria-label={`Key starting ${key.prefix} and ending ${key.lastFour}`}
+                        >
                           {key.prefix}…{key.lastFour}
                         </code>
                       </td>

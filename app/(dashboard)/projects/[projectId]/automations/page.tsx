@@ -34,9 +34,7 @@ function RunSummary({ projectId, summary }: { projectId: string; summary: Automa
         <span className="text-slate-500">Not run yet</span>
       )}
       {summary.failuresLast24h > 0 ? (
-        <span className="font-medium text-rose-700">
-          {summary.failuresLast24h === 1 ? "1 failed run" : `${summary.failuresLast24h} failed runs`} in 24 h
-        </span>
+        <span className="font-medium text-rose-700">{summary.failuresLast24h === 1 ? "1 failed run" : `${summary.failuresLast24h} failed runs`} in 24 h</span>
       ) : (
         <span className="text-slate-500">No failures in 24 h</span>
       )}
@@ -84,7 +82,9 @@ export default async function AutomationsPage({ params }: { params: Promise<{ pr
         </Card>
       ) : (
         <div className="space-y-4">
-          {!runs.ok && <Notice tone="warning">Run history is unavailable: the project&apos;s database could not be read ({runs.message}). The automations themselves are listed.</Notice>}
+          {!runs.ok && (
+            <Notice tone="warning">Run history is unavailable: the project&apos;s database could not be read ({runs.message}). The automations themselves are listed.</Notice>
+          )}
           <Card aria-label="Automations">
             <ul className="divide-y divide-slate-100">
               {automations.map((automation) => {

@@ -24,9 +24,7 @@ function groupEndpoints(endpoints: EndpointDefinition[]): { group: string | null
     const key = endpoint.group?.trim() || null;
     groups.set(key, [...(groups.get(key) ?? []), endpoint]);
   }
-  return [...groups.entries()]
-    .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b)))
-    .map(([group, items]) => ({ group, endpoints: items }));
+  return [...groups.entries()].sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a.localeCompare(b))).map(([group, items]) => ({ group, endpoints: items }));
 }
 
 export default async function EndpointsPage({ params }: { params: Promise<{ projectId: string }> }) {
@@ -84,12 +82,17 @@ export default async function EndpointsPage({ params }: { params: Promise<{ proj
                           </Link>
                           <p className="truncate text-xs text-slate-500">
                             {endpoint.name} · {AUTH_MODE_LABELS[endpoint.auth].label}
-                            {endpoint.auth === "end_user" && endpoint.authSchema ? ` (${endpoint.authSchema})` : ""} · {endpoint.steps.length === 1 ? "1 step" : `${endpoint.steps.length} steps`}
+                            {endpoint.auth === "end_user" && endpoint.authSchema ? ` (${endpoint.authSchema})` : ""} ·{" "}
+                            {endpoint.steps.length === 1 ? "1 step" : `${endpoint.steps.length} steps`}
                             {endpoint.cacheSeconds > 0 ? ` · cached ${endpoint.cacheSeconds} s` : ""}
                           </p>
                         </div>
                         <EnabledSwitch enabled={endpoint.enabled} label={`Enabled: ${identity}`} action={setEndpointEnabledAction.bind(null, projectId, endpoint.id)} />
-                        <Link href={`/projects/${projectId}/endpoints/${endpoint.id}`} className="text-sm font-medium text-indigo-600 hover:text-indigo-500" aria-label={`Edit ${identity}`}>
+                        <Link
+                          href={`/projects/${projectId}/endpoints/${endpoint.id}`}
+                          className="text-sm font-medium text-indigo-600 hover:text-indigo-500"
+                          aria-label={`Edit ${identity}`}
+                        >
                           Edit
                         </Link>
                       </div>

@@ -20,7 +20,15 @@ export default async function ExecutionsPage({ params, searchParams }: { params:
         description={`Every run of an endpoint, test run and automation, step by step. Kept ${loaded.project.logRetentionDays} days in your database.`}
       />
       {result.ok ? (
-        <ExecutionList projectId={projectId} path={`/projects/${projectId}/executions`} entries={result.entries} nextBefore={result.nextBefore} filters={result.filters} endpointLabels={result.endpointLabels} showSourceFilter />
+        <ExecutionList
+          projectId={projectId}
+          path={`/projects/${projectId}/executions`}
+          entries={result.entries}
+          nextBefore={result.nextBefore}
+          filters={result.filters}
+          endpointLabels={result.endpointLabels}
+          showSourceFilter
+        />
       ) : (
         <Notice tone="warning">{result.message}</Notice>
       )}

@@ -32,7 +32,11 @@ export default async function RecordsPage({ params }: { params: Promise<{ projec
   return (
     <>
       <PageHeader crumbs={projectCrumbs(loaded, "Records")} title="Records" description="Browse and edit the records of each schema, stored in your database." />
-      {problem && <Notice tone="warning" className="mb-4">{problem}</Notice>}
+      {problem && (
+        <Notice tone="warning" className="mb-4">
+          {problem}
+        </Notice>
+      )}
       <Card>
         {schemas.length === 0 ? (
           <CardBody>
@@ -53,7 +57,9 @@ export default async function RecordsPage({ params }: { params: Promise<{ projec
                 <Link href={`/projects/${projectId}/records/${schema.name}`} className="flex items-center gap-3 px-5 py-3 hover:bg-slate-50/60">
                   <span className="font-mono text-sm font-medium text-slate-900">{schema.name}</span>
                   {schema.kind === "auth" && <Badge tone="green">Auth</Badge>}
-                  <span className="ml-auto text-sm tabular-nums text-slate-500">{counts[index] === null ? "—" : counts[index] === 1 ? "1 record" : `${counts[index]} records`}</span>
+                  <span className="ml-auto text-sm tabular-nums text-slate-500">
+                    {counts[index] === null ? "—" : counts[index] === 1 ? "1 record" : `${counts[index]} records`}
+                  </span>
                   <span aria-hidden="true" className="text-slate-500">
                     →
                   </span>

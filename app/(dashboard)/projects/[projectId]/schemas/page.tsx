@@ -42,10 +42,18 @@ export default async function SchemasPage({ params }: { params: Promise<{ projec
             <table className="w-full text-left text-sm">
               <thead className="border-b border-slate-100 text-xs whitespace-nowrap uppercase tracking-wide text-slate-500">
                 <tr>
-                  <th scope="col" className="px-5 py-2 font-medium">Name</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Kind</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Fields</th>
-                  <th scope="col" className="px-3 py-2 font-medium">Updated</th>
+                  <th scope="col" className="px-5 py-2 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Kind
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Fields
+                  </th>
+                  <th scope="col" className="px-3 py-2 font-medium">
+                    Updated
+                  </th>
                   <th scope="col" className="px-5 py-2 text-right font-medium">
                     <span className="sr-only">Actions</span>
                   </th>

@@ -89,8 +89,7 @@ export function DatabaseSettings({ projectId, kind, hint, canEdit }: { projectId
             </label>
             <p id={`${projectId}-take-over-hint`} className="mt-1 pl-6 text-xs text-slate-600">
               {takeOverError ? "This database is already attached to another Flowpoint project. " : "A database serves one project only. "}
-              Tick this only if you mean to move it here: the other project stops reading and writing it, and this project sees the records it left
-              there.
+              Tick this only if you mean to move it here: the other project stops reading and writing it, and this project sees the records it left there.
             </p>
           </div>
           <div className="flex gap-2">

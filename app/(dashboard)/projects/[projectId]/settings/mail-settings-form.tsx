@@ -17,9 +17,7 @@ export function MailSettingsForm({ projectId, settings, canEdit }: { projectId: 
     <form ref={formRef} onSubmit={onSubmit} className="space-y-4" aria-label="Mail server">
       <FormError message={state.fieldErrors ? undefined : state.error} issues={state.otherIssues} />
       {state.ok && state.message && <Notice>{state.message}</Notice>}
-      {!settings && (
-        <Notice tone="info">No mail server yet: mail this project sends is kept in the Mailbox, where you can read it while you develop.</Notice>
-      )}
+      {!settings && <Notice tone="info">No mail server yet: mail this project sends is kept in the Mailbox, where you can read it while you develop.</Notice>}
       <fieldset disabled={!canEdit} className="space-y-4">
         <legend className="sr-only">SMTP server</legend>
         <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
@@ -46,7 +44,16 @@ export function MailSettingsForm({ projectId, settings, canEdit }: { projectId: 
             error={errors["mail.password"]}
           />
         </div>
-        <TextField id="mail-from" name="from" label="From" placeholder="Acme <hello@acme.example>" defaultValue={settings?.from} required error={errors["mail.from"]} hint="The sender of every message this project sends." />
+        <TextField
+          id="mail-from"
+          name="from"
+          label="From"
+          placeholder="Acme <hello@acme.example>"
+          defaultValue={settings?.from}
+          required
+          error={errors["mail.from"]}
+          hint="The sender of every message this project sends."
+        />
       </fieldset>
       {canEdit && (
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -55,12 +62,7 @@ export function MailSettingsForm({ projectId, settings, canEdit }: { projectId: 
             Save mail server
           </Button>
           {settings && (
-            <ConfirmAction
-              label="Remove mail server"
-              confirmLabel="Remove"
-              question="Mail will go to the Mailbox instead."
-              action={() => removeMailSettingsAction(projectId)}
-            />
+            <ConfirmAction label="Remove mail server" confirmLabel="Remove" question="Mail will go to the Mailbox instead." action={() => removeMailSettingsAction(projectId)} />
           )}
         </div>
       )}

@@ -23,7 +23,11 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
   return (
     <>
       <PageHeader crumbs={projectCrumbs(loaded, "Settings")} title="Settings" />
-      {!canManage && <Notice tone="info" className="mb-6">Only workspace admins can change project settings.</Notice>}
+      {!canManage && (
+        <Notice tone="info" className="mb-6">
+          Only workspace admins can change project settings.
+        </Notice>
+      )}
       <div className="space-y-6">
         <Card>
           <CardHeader title="General" />
@@ -32,7 +36,10 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
           </CardBody>
         </Card>
         <Card>
-          <CardHeader title="Database" description="Where this project's records, end users and execution logs live. The connection URL is stored encrypted and shown only masked." />
+          <CardHeader
+            title="Database"
+            description="Where this project's records, end users and execution logs live. The connection URL is stored encrypted and shown only masked."
+          />
           <CardBody>
             <DatabaseSettings projectId={project.id} kind={project.database.kind} hint={project.database.hint} canEdit={canManage} />
           </CardBody>
@@ -43,7 +50,9 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
             {canManage ? (
               <MailSettingsForm projectId={project.id} settings={mail} canEdit />
             ) : (
-              <p className="text-sm text-slate-600">{project.mail.configured ? "This project sends mail through its own SMTP server." : "This project has no mail server; its mail goes to the Mailbox."}</p>
+              <p className="text-sm text-slate-600">
+                {project.mail.configured ? "This project sends mail through its own SMTP server." : "This project has no mail server; its mail goes to the Mailbox."}
+              </p>
             )}
           </CardBody>
         </Card>

@@ -35,9 +35,15 @@ export function SecretsSettings({ projectId, secrets }: { projectId: string; sec
             <caption className="sr-only">Project secrets</caption>
             <thead className="border-b border-slate-100 text-xs whitespace-nowrap uppercase tracking-wide text-slate-500">
               <tr>
-                <th scope="col" className="py-2 pr-3 font-medium">Name</th>
-                <th scope="col" className="px-3 py-2 font-medium">Value</th>
-                <th scope="col" className="px-3 py-2 font-medium">Updated</th>
+                <th scope="col" className="py-2 pr-3 font-medium">
+                  Name
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Value
+                </th>
+                <th scope="col" className="px-3 py-2 font-medium">
+                  Updated
+                </th>
                 <th scope="col" className="py-2 pl-3 text-right font-medium">
                   <span className="sr-only">Actions</span>
                 </th>

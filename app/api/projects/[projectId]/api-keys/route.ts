@@ -3,10 +3,10 @@ import { readJson } from "@/lib/http/read-json";
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 
-export const GET = withProjectAuth(
-  async ({ project }) => Response.json({ data: await listApiKeys({ projectId: project.id }) }),
-  { permission: "project.manage", sessionOnly: true },
-);
+export const GET = withProjectAuth(async ({ project }) => Response.json({ data: await listApiKeys({ projectId: project.id }) }), {
+  permission: "project.manage",
+  sessionOnly: true,
+});
 
 export const POST = withProjectAuth(
   async ({ request, project, actor }) => {

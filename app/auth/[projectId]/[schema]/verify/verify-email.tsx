@@ -17,9 +17,7 @@ export function VerifyEmail({ projectId, schema, token }: { projectId: string; s
 
   if (!token) {
     return (
-      <Message title="This link is incomplete">
-        The address has no confirmation code. Open the link from the email again, or copy the whole address into your browser.
-      </Message>
+      <Message title="This link is incomplete">The address has no confirmation code. Open the link from the email again, or copy the whole address into your browser.</Message>
     );
   }
   if (answer === null) {

@@ -25,7 +25,10 @@ export default async function EditAutomationPage({ params }: Params) {
   const { automation, crumbs } = await loadAutomation(projectId, automationId);
   const { schemas, emailTemplates, timeZones, formsBase } = await loadAutomationEditorContext(projectId);
   const { trigger } = automation;
-  const savedForm = trigger.type === "form" ? { form: trigger.form, url: formActionUrl(formsBase, trigger.form), snippet: formSnippet({ actionUrl: formActionUrl(formsBase, trigger.form), honeypot: trigger.honeypot }) } : null;
+  const savedForm =
+    trigger.type === "form"
+      ? { form: trigger.form, url: formActionUrl(formsBase, trigger.form), snippet: formSnippet({ actionUrl: formActionUrl(formsBase, trigger.form), honeypot: trigger.honeypot }) }
+      : null;
   return (
     <>
       <PageHeader

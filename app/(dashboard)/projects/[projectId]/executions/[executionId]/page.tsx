@@ -100,25 +100,25 @@ export default async function ExecutionPage({ params }: Params) {
                   </dd>
                 </div>
               ) : (
-              <div>
-                <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Endpoint</dt>
-                <dd className="mt-1 flex items-center gap-2">
-                  {method && slug ? (
-                    <>
-                      <MethodBadge method={method} className="w-auto" />
-                      {endpoint ? (
-                        <Link href={`/projects/${projectId}/endpoints/${endpoint.id}/executions`} className="font-mono text-xs text-indigo-600 hover:text-indigo-500">
-                          /{slug}
-                        </Link>
-                      ) : (
-                        <span className="font-mono text-xs">/{slug}</span>
-                      )}
-                    </>
-                  ) : (
-                    <span className="text-slate-500">{entry.source === "test_run" ? "Unsaved draft" : "—"}</span>
-                  )}
-                </dd>
-              </div>
+                <div>
+                  <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Endpoint</dt>
+                  <dd className="mt-1 flex items-center gap-2">
+                    {method && slug ? (
+                      <>
+                        <MethodBadge method={method} className="w-auto" />
+                        {endpoint ? (
+                          <Link href={`/projects/${projectId}/endpoints/${endpoint.id}/executions`} className="font-mono text-xs text-indigo-600 hover:text-indigo-500">
+                            /{slug}
+                          </Link>
+                        ) : (
+                          <span className="font-mono text-xs">/{slug}</span>
+                        )}
+                      </>
+                    ) : (
+                      <span className="text-slate-500">{entry.source === "test_run" ? "Unsaved draft" : "—"}</span>
+                    )}
+                  </dd>
+                </div>
               )}
               <div>
                 <dt className="text-xs font-medium uppercase tracking-wide text-slate-500">Answered</dt>
@@ -171,7 +171,10 @@ export default async function ExecutionPage({ params }: Params) {
                     </p>
                   )}
                   {step.outputPreview !== null && (
-                    <CodeBlock label={`Output of step ${step.index + 1}`} className="mt-2 max-h-72 rounded-md bg-slate-50 px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset">
+                    <CodeBlock
+                      label={`Output of step ${step.index + 1}`}
+                      className="mt-2 max-h-72 rounded-md bg-slate-50 px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset"
+                    >
                       {prettyText(step.outputPreview)}
                     </CodeBlock>
                   )}

@@ -89,20 +89,27 @@ export default async function SchemaRecordsPage({ params, searchParams }: Props)
         <Card>
           {list.data.length === 0 ? (
             <CardBody>
-              <EmptyState title={search ? "No records match" : "No records yet"} description={search ? "Try another search." : "Create one here, through the records API, or from an endpoint's Create record step."} />
+              <EmptyState
+                title={search ? "No records match" : "No records yet"}
+                description={search ? "Try another search." : "Create one here, through the records API, or from an endpoint's Create record step."}
+              />
             </CardBody>
           ) : (
             <div className="overflow-x-auto">
               <table className="w-full text-left text-sm">
                 <thead className="border-b border-slate-100 text-xs whitespace-nowrap uppercase tracking-wide text-slate-500">
                   <tr>
-                    <th scope="col" className="px-5 py-2 font-medium">ID</th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      ID
+                    </th>
                     {columns.map((column) => (
                       <th key={column} scope="col" className="px-3 py-2 font-medium normal-case">
                         {column}
                       </th>
                     ))}
-                    <th scope="col" className="px-5 py-2 font-medium">Created</th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Created
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">

@@ -6,15 +6,13 @@ import { deleteAutomation } from "@/lib/automations/delete-automation";
 
 type Params = { projectId: string; automationId: string };
 
-export const GET = withProjectAuth<Params>(
-  async ({ project, params }) => Response.json(await getAutomationOrThrow({ projectId: project.id, automationId: params.automationId })),
-  { permission: "automations.read" },
-);
+export const GET = withProjectAuth<Params>(async ({ project, params }) => Response.json(await getAutomationOrThrow({ projectId: project.id, automationId: params.automationId })), {
+  permission: "automations.read",
+});
 
 /** Partial update, `{"enabled": false}` included; a trigger given replaces the old one whole. */
 export const PATCH = withProjectAuth<Params>(
-  async ({ request, project, params }) =>
-    Response.json(await updateAutomation({ projectId: project.id, automationId: params.automationId, patch: await readJson(request) })),
+  async ({ request, project, params }) => Response.json(await updateAutomation({ projectId: project.id, automationId: params.automationId, patch: await readJson(request) })),
   { permission: "automations.write" },
 );
 

@@ -7,14 +7,12 @@ import { EMAIL_TEMPLATE_READ, EMAIL_TEMPLATE_WRITE } from "@/lib/email-templates
 
 type Params = { projectId: string; templateId: string };
 
-export const GET = withProjectAuth<Params>(
-  async ({ project, params }) => Response.json(await getEmailTemplateOrThrow({ projectId: project.id, idOrName: params.templateId })),
-  { permission: EMAIL_TEMPLATE_READ },
-);
+export const GET = withProjectAuth<Params>(async ({ project, params }) => Response.json(await getEmailTemplateOrThrow({ projectId: project.id, idOrName: params.templateId })), {
+  permission: EMAIL_TEMPLATE_READ,
+});
 
 export const PATCH = withProjectAuth<Params>(
-  async ({ request, project, params }) =>
-    Response.json(await updateEmailTemplate({ projectId: project.id, idOrName: params.templateId, patch: await readJson(request) })),
+  async ({ request, project, params }) => Response.json(await updateEmailTemplate({ projectId: project.id, idOrName: params.templateId, patch: await readJson(request) })),
   { permission: EMAIL_TEMPLATE_WRITE },
 );
 

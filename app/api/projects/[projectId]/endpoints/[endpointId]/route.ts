@@ -6,15 +6,13 @@ import { deleteEndpoint } from "@/lib/endpoints/delete-endpoint";
 
 type Params = { projectId: string; endpointId: string };
 
-export const GET = withProjectAuth<Params>(
-  async ({ project, params }) => Response.json(await getEndpointOrThrow({ projectId: project.id, endpointId: params.endpointId })),
-  { permission: "endpoints.read" },
-);
+export const GET = withProjectAuth<Params>(async ({ project, params }) => Response.json(await getEndpointOrThrow({ projectId: project.id, endpointId: params.endpointId })), {
+  permission: "endpoints.read",
+});
 
 /** Partial update, `{"enabled": false}` included. */
 export const PATCH = withProjectAuth<Params>(
-  async ({ request, project, params }) =>
-    Response.json(await updateEndpoint({ projectId: project.id, endpointId: params.endpointId, patch: await readJson(request) })),
+  async ({ request, project, params }) => Response.json(await updateEndpoint({ projectId: project.id, endpointId: params.endpointId, patch: await readJson(request) })),
   { permission: "endpoints.update" },
 );
 

@@ -4,7 +4,6 @@ import { importEndpoints } from "@/lib/endpoints/import-endpoints";
 
 /** Creates or replaces endpoints from an export document, all or nothing. */
 export const POST = withProjectAuth(
-  async ({ request, project }) =>
-    Response.json(await importEndpoints({ projectId: project.id, document: await readJson(request, { limitBytes: 5_000_000 }) })),
+  async ({ request, project }) => Response.json(await importEndpoints({ projectId: project.id, document: await readJson(request, { limitBytes: 5_000_000 }) })),
   { permission: ["endpoints.create", "endpoints.update"], requireAll: true },
 );

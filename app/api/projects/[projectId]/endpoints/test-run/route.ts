@@ -5,7 +5,6 @@ import { testRunEndpoint } from "@/lib/endpoints/test-run-endpoint";
 
 /** Runs an unsaved draft for real: `{endpoint, body, query, user?}` → `{executionId, outcome, steps, response}`. */
 export const POST = withProjectAuth(
-  async ({ request, project }) =>
-    Response.json(await testRunEndpoint({ project, input: await readJson(request, { limitBytes: 500_000 }), waitUntil })),
+  async ({ request, project }) => Response.json(await testRunEndpoint({ project, input: await readJson(request, { limitBytes: 500_000 }), waitUntil })),
   { permission: ["endpoints.create", "endpoints.update"] },
 );

@@ -133,7 +133,9 @@ export default async function AutomationSubmissionsPage({ params, searchParams }
                             <span className="font-mono">{submission.ip}</span>
                             {submission.origin && <span className="block max-w-48 truncate font-mono text-slate-500">{submission.origin}</span>}
                           </td>
-                          <td className="px-5 py-2.5 text-xs whitespace-nowrap">{submission.queued ? <span className="text-slate-600">Queued</span> : <span className="text-amber-800">Not queued</span>}</td>
+                          <td className="px-5 py-2.5 text-xs whitespace-nowrap">
+                            {submission.queued ? <span className="text-slate-600">Queued</span> : <span className="text-amber-800">Not queued</span>}
+                          </td>
                         </tr>
                       ))}
                     </tbody>

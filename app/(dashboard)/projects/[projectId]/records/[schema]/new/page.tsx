@@ -40,7 +40,11 @@ export default async function NewRecordPage({ params }: { params: Promise<{ proj
   const sample = Object.fromEntries(fields.map((field) => [field.name, sampleValue(field)]));
   return (
     <>
-      <PageHeader crumbs={[...crumbs, { label: "New" }]} title={`New ${schema.name} record`} description="Checked like an API write: required fields, types, unique values and relations." />
+      <PageHeader
+        crumbs={[...crumbs, { label: "New" }]}
+        title={`New ${schema.name} record`}
+        description="Checked like an API write: required fields, types, unique values and relations."
+      />
       <Card>
         <CardBody>
           <RecordJsonForm

@@ -21,7 +21,14 @@ export const GET = withProjectAuth<Params>(
     assertOnlyParameters(searchParams, ["expand"]);
     const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
-    const expand = [...new Set((searchParams.get("expand") ?? "").split(",").map((name) => name.trim()).filter(Boolean))];
+    const expand = [
+      ...new Set(
+        (searchParams.get("expand") ?? "")
+          .split(",")
+          .map((name) => name.trim())
+          .filter(Boolean),
+      ),
+    ];
     return Response.json(await getRecordOrThrow({ ...context, id: params.recordId, expand, signal: request.signal }));
   },
   { permission: "records.read" },
