@@ -19,7 +19,7 @@ export function markDedicatedAutomationWorker(): void {
   holder.__dedicatedAutomationWorker = true;
 }
 
-const NO_RUNNER = "no automation job runner is set: startAutomationWork() (start-automation-work.ts) sets it before the queue is used";
+const NO_RUNNER = "no automation job runner is set: startAutomationWork() (start-automation-work.ts) or instrumentation.ts sets it before the queue is used";
 
 /*
  * The runner is the one set at start-up (automation-job-runner.ts): it reaches the whole flow
