@@ -10,6 +10,7 @@ import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+import { dashboardSession } from "@/test/support/dashboard-session";
 
 /**
  * Tenant isolation of the automations dashboard's server actions, against the real platform
@@ -20,17 +21,8 @@ import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
  * requires every action of the file to have a case in CASES below.
  */
 
-// The session the actions read: the cookie of whichever user the test is acting as.
-const session = vi.hoisted(() => ({ cookie: "" }));
-vi.mock("next/headers", () => ({
-  cookies: async () => {
-    const pairs = new Map(session.cookie ? [session.cookie.split(/=(.*)/s).slice(0, 2) as [string, string]] : []);
-    return { get: (name: string) => (pairs.has(name) ? { name, value: pairs.get(name)! } : undefined) };
-  },
-  headers: async () => new Headers(),
-}));
-// Outside a request there is no router cache to refresh.
-vi.mock("next/cache", () => ({ refresh: vi.fn(), revalidatePath: vi.fn(), revalidateTag: vi.fn() }));
+vi.mock("next/headers", async () => (await import("@/test/support/dashboard-session")).nextHeadersModule());
+vi.mock("next/cache", async () => (await import("@/test/support/dashboard-session")).nextCacheModule());
 
 const actions = await import("@/app/(dashboard)/projects/[projectId]/automations/actions");
 
@@ -78,7 +70,7 @@ function refusedWithoutLeak(result: unknown, label: string): void {
 beforeAll(async () => {
   A = await withAutomationAndRun(await createProjectFixture("Automations of A"));
   B = await withAutomationAndRun(await createProjectFixture("Automations of B"));
-  session.cookie = B.owner.cookie;
+  dashboardSession.cookie = B.owner.cookie;
 });
 
 afterAll(async () => {
@@ -137,12 +129,12 @@ describe("automations server actions across tenants", () => {
 
   it("refuse a signed-in user of no workspace of the project the same way", async () => {
     const stranger = await createProjectFixture("Stranger");
-    session.cookie = stranger.owner.cookie;
+    dashboardSession.cookie = stranger.owner.cookie;
     try {
       refusedWithoutLeak(await actions.exportAutomationsAction(A.projectId), "export as a stranger");
       refusedWithoutLeak(await actions.runAutomationNowAction(A.projectId, A.automationId, {}), "run as a stranger");
     } finally {
-      session.cookie = B.owner.cookie;
+      dashboardSession.cookie = B.owner.cookie;
     }
   });
 

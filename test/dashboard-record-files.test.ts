@@ -8,21 +8,15 @@ import { createRecord } from "@/lib/records-service/create-record";
 import { createSchema } from "@/lib/schemas/create-schema";
 import { listSchemas } from "@/lib/schemas/list-schemas";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+import { dashboardSession } from "@/test/support/dashboard-session";
 
 /**
  * Records written from the dashboard (its records server actions) go through the same records
  * service as the records API, uploads included (issue 12): deleting a record, or clearing its file
  * field, deletes the file it held, description and chunks, when no other record uses it.
  */
-const session = vi.hoisted(() => ({ cookie: "" }));
-vi.mock("next/headers", () => ({
-  cookies: async () => {
-    const pairs = new Map(session.cookie ? [session.cookie.split(/=(.*)/s).slice(0, 2) as [string, string]] : []);
-    return { get: (name: string) => (pairs.has(name) ? { name, value: pairs.get(name)! } : undefined) };
-  },
-  headers: async () => new Headers(),
-}));
-vi.mock("next/cache", () => ({ refresh: vi.fn(), revalidatePath: vi.fn(), revalidateTag: vi.fn() }));
+vi.mock("next/headers", async () => (await import("@/test/support/dashboard-session")).nextHeadersModule());
+vi.mock("next/cache", async () => (await import("@/test/support/dashboard-session")).nextCacheModule());
 
 const actions = await import("@/app/(dashboard)/projects/[projectId]/records/actions");
 
@@ -30,7 +24,7 @@ let fixture: ProjectFixture;
 
 beforeAll(async () => {
   fixture = await createProjectFixture("Dashboard record files");
-  session.cookie = fixture.owner.cookie;
+  dashboardSession.cookie = fixture.owner.cookie;
   const store = await getProjectRecordStore({ projectId: fixture.projectId });
   await createSchema({
     projectId: fixture.projectId,

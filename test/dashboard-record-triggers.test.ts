@@ -6,20 +6,14 @@ import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
 import { waitForAutomationRuns } from "@/test/support/automation-runs";
+import { dashboardSession } from "@/test/support/dashboard-session";
 
 /**
  * Record changes made in the dashboard (its records server actions) start record automations as
  * records API writes do (issue 10): create, update and delete, each queued once.
  */
-const session = vi.hoisted(() => ({ cookie: "" }));
-vi.mock("next/headers", () => ({
-  cookies: async () => {
-    const pairs = new Map(session.cookie ? [session.cookie.split(/=(.*)/s).slice(0, 2) as [string, string]] : []);
-    return { get: (name: string) => (pairs.has(name) ? { name, value: pairs.get(name)! } : undefined) };
-  },
-  headers: async () => new Headers(),
-}));
-vi.mock("next/cache", () => ({ refresh: vi.fn(), revalidatePath: vi.fn(), revalidateTag: vi.fn() }));
+vi.mock("next/headers", async () => (await import("@/test/support/dashboard-session")).nextHeadersModule());
+vi.mock("next/cache", async () => (await import("@/test/support/dashboard-session")).nextCacheModule());
 
 const actions = await import("@/app/(dashboard)/projects/[projectId]/records/actions");
 
@@ -27,7 +21,7 @@ let fixture: ProjectFixture;
 
 beforeAll(async () => {
   fixture = await createProjectFixture("Dashboard triggers");
-  session.cookie = fixture.owner.cookie;
+  dashboardSession.cookie = fixture.owner.cookie;
   await createTicketSchemas(fixture.projectId);
 });
 
