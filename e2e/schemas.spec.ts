@@ -112,7 +112,10 @@ test("schema editor: create a schema with typed fields, reorder, rename and remo
   // A record, created in the records browser, then the schema deleted with it after a second confirmation.
   await row.getByRole("link", { name: "Records" }).click();
   await page.getByRole("link", { name: "New record" }).click();
-  await page.getByLabel("Field values (JSON)").fill(JSON.stringify({ title: "Hello", views: 3, status: "published" }));
+  // The record form: one control per field, generated from the schema.
+  await page.getByRole("textbox", { name: /^title/ }).fill("Hello");
+  await page.getByRole("spinbutton", { name: /^views/ }).fill("3");
+  await page.getByRole("combobox", { name: /^status/ }).selectOption("published");
   await page.getByRole("button", { name: "Create record" }).click();
   await expect(page).toHaveURL(/\/records\/articles\/rec_/);
   await page.getByRole("link", { name: "articles" }).last().click();

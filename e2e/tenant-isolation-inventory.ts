@@ -49,6 +49,7 @@ export const SERVER_ACTION_COVERAGE: Record<string, Record<string, string>> = {
     createRecordAction: "cross-tenant",
     updateRecordAction: "cross-tenant",
     deleteRecordAction: "cross-tenant",
+    searchRecordChoicesAction: "cross-tenant",
   },
   "app/(dashboard)/projects/[projectId]/schemas/actions.ts": {
     createSchemaAction: "cross-tenant",

@@ -18,6 +18,7 @@ const ROOT = join(import.meta.dirname, "..");
  */
 const VITEST_ISOLATION_SUITES: Record<string, string> = {
   "app/(dashboard)/projects/[projectId]/automations/actions.ts": "test/automation-actions.security.test.ts",
+  "app/(dashboard)/projects/[projectId]/records/actions.ts": "test/record-actions.security.test.ts",
 };
 
 /** The actions a suite's `CASES` table has cases for (its keys, one per line). */

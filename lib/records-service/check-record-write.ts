@@ -1,9 +1,10 @@
-import { checkFileReferences } from "@/lib/files/check-file-references";
+import { AppError, type ErrorIssue } from "@/lib/errors";
+import { findFileReferenceIssues } from "@/lib/files/find-file-reference-issues";
 import { planRecordUploads, type RecordUpload } from "@/lib/files/store-record-uploads";
 import { effectiveFields } from "@/lib/schemas/schema-definition";
-import { checkRelationsExist } from "./check-relations-exist";
+import { findMissingRelations } from "./find-missing-relations";
 import { assertHiddenValues, type HiddenValues, type RecordServiceOptions } from "./record-service-options";
-import { validateRecordInput } from "./validate-record";
+import { checkRecordInput, invalidRecordError } from "./validate-record";
 
 export interface CheckRecordWriteOptions extends RecordServiceOptions {
   /** The caller's field values: all of them on create, the ones to change on update. */
@@ -23,20 +24,35 @@ export interface CheckedRecordWrite {
 
 /**
  * Everything a create or an update checks before anything is stored, uploads included: each upload
- * gets its file id in its field, the values are validated (422 with issue paths), hidden values may
- * not collide with fields, file ids given as values must name files uploaded for that field of the
- * schema (422), and related records must exist (422).
+ * gets its file id in its field, the values are validated, hidden values may not collide with
+ * fields, file ids given as values must name files uploaded for that field of the schema, and
+ * related records must exist. Every problem is answered at once, in one 422 listing each with its
+ * path (invalid values first, then file ids, then missing related records): the file and relation
+ * checks run over the valid part of the values even when other fields are invalid, so a caller
+ * never fixes one problem only to hear of the next.
  */
 export async function checkRecordWrite(options: CheckRecordWriteOptions): Promise<CheckedRecordWrite> {
   const { store, schema, schemas, signal } = options;
   const { input, fileIds } = planRecordUploads(options.input, options.uploads ?? []);
-  const values = validateRecordInput({ schema, components: schemas, input, mode: options.mode });
+  const { values, issues } = checkRecordInput({ schema, components: schemas, input, mode: options.mode });
   assertHiddenValues(
     schema,
     options.hiddenValues,
     effectiveFields(schema).map((field) => field.name),
   );
-  await checkFileReferences({ store, schema, values, uploadedIds: new Set(fileIds), signal });
-  await checkRelationsExist({ store, schema, schemas, values, signal });
+  const [[fileIssues = []], [relationIssues = []]] = await Promise.all([
+    findFileReferenceIssues({ store, schema, records: [values], uploadedIds: new Set(fileIds), signal }),
+    findMissingRelations({ store, schema, schemas, records: [values], signal }),
+  ]);
+  if (issues.length > 0) throw invalidRecordError(schema.name, [...issues, ...fileIssues, ...relationIssues]);
+  const referenceIssues = [...fileIssues, ...relationIssues];
+  if (referenceIssues.length > 0) throw referenceError(referenceIssues);
   return { values, fileIds };
+}
+
+/** Values that are valid but point at files or records that are not there: the field of the first is named (`field`). */
+function referenceError(issues: ErrorIssue[]): AppError {
+  const first = issues[0]!;
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return new AppError("validation_failed", `${first.path}: ${first.message}${more}`, { issues, field: first.path.split(".")[0] });
 }

@@ -149,6 +149,42 @@ for (const backend of recordStoreBackends()) {
         expect(missing.message).toContain("rec_missing1");
       });
 
+      it("answers every problem of a write at once: invalid values, missing related records at any depth, each with its path", async () => {
+        const tag = await create(tags, { label: "kept" });
+        const before = await store.count("posts");
+        const error = await appErrorOf(
+          create(posts, {
+            views: "many",
+            status: "archived",
+            author: "rec_missing1",
+            tags: [tag.id, "rec_missing2"],
+            links: [{ label: "", target: "rec_missing3" }],
+            blocks: [{ __component: "quote", text: "Said", source: "rec_missing4" }, { __component: "poster" }],
+          }),
+        );
+        expect(error).toMatchObject({ status: 422, code: "validation_failed" });
+        expect(error.issues).toEqual([
+          { path: "title", message: "is required" },
+          { path: "views", message: "must be an integer" },
+          { path: "status", message: 'must be one of "draft", "live"' },
+          { path: "links.0.label", message: "is required" },
+          { path: "blocks.1.__component", message: 'must be one of "quote"' },
+          { path: "author", message: 'no authors record has the id "rec_missing1"' },
+          { path: "tags.1", message: 'no tags record has the id "rec_missing2"' },
+          { path: "links.0.target", message: 'no posts record has the id "rec_missing3"' },
+          { path: "blocks.0.source", message: 'no authors record has the id "rec_missing4"' },
+        ]);
+        expect(error.message).toBe("invalid posts record: title: is required (and 8 more)");
+        expect(await store.count("posts")).toBe(before);
+
+        const post = await create(posts, { title: "Valid" });
+        const update = await appErrorOf(updateRecord({ ...common(), schema: posts, id: post.id, input: { views: 1.5, author: "rec_missing5" } }));
+        expect(update.issues).toEqual([
+          { path: "views", message: "must be an integer" },
+          { path: "author", message: 'no authors record has the id "rec_missing5"' },
+        ]);
+      });
+
       it("checks relations inside components and dynamic zones", async () => {
         const error = await appErrorOf(
           create(posts, {

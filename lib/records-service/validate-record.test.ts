@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { parseSchemaDefinition, type SchemaDefinition } from "@/lib/schemas/schema-definition";
-import { validateRecordInput, type RecordValidationMode } from "./validate-record";
+import { checkRecordInput, validateRecordInput, type RecordValidationMode } from "./validate-record";
 
 const seo = parseSchemaDefinition({
   name: "seo",
@@ -326,6 +326,36 @@ describe("validateRecordInput: components and dynamic zones, recursively", () =>
   it("reports a component missing from the project", () => {
     const orphan = parseSchemaDefinition({ name: "a", kind: "collection", fields: [{ name: "c", type: "component", component: "ghost" }] });
     expect(issuesOf({ c: {} }, "create", orphan)).toEqual([{ path: "c", message: 'component "ghost" is not defined in this project' }]);
+  });
+});
+
+describe("checkRecordInput: every issue, and the valid part of the values", () => {
+  it("collects the issues of every field and keeps what is valid, nested items in their positions, for the checks that need the database", () => {
+    const { values, issues } = checkRecordInput({
+      schema: posts,
+      components,
+      mode: "create",
+      input: {
+        views: -1,
+        author: "rec_ok",
+        tags: ["rec_t1", "rec_t1", "rec_t2"],
+        links: ["not an object", { label: "", url: "https://example.com", target: "rec_link" }],
+        blocks: [{ __component: "hero", heading: "Big", cta: { label: "Go", url: "nope", target: "rec_cta" } }],
+      },
+    });
+    expect(issues.map((issue) => issue.path)).toEqual(["title", "views", "links.0", "links.1.label", "blocks.0.cta.url"]);
+    expect(values).toMatchObject({
+      author: "rec_ok",
+      tags: ["rec_t1", "rec_t2"],
+      links: [null, { url: "https://example.com", target: "rec_link" }],
+      blocks: [{ __component: "hero", heading: "Big", cta: { label: "Go", target: "rec_cta" } }],
+    });
+    expect(values).not.toHaveProperty("title");
+    expect(values).not.toHaveProperty("views");
+  });
+
+  it("still throws when there is no record to check", () => {
+    expect(() => checkRecordInput({ schema: posts, components, mode: "create", input: [1] })).toThrow(/JSON object/);
   });
 });
 

@@ -1,4 +1,4 @@
-import { validationError, type ErrorIssue } from "@/lib/errors";
+import { validationError, type AppError, type ErrorIssue } from "@/lib/errors";
 import { checkFieldValue, copyJsonValue, FORBIDDEN_KEY_MESSAGE, isForbiddenKey, type LeafFieldDefinition } from "@/lib/schemas/check-field-value";
 import { FIELD_LIMITS } from "@/lib/schemas/field-limits";
 import { effectiveFields, RESERVED_FIELD_NAMES, type FieldDefinition, type FieldOfType, type SchemaDefinition } from "@/lib/schemas/schema-definition";
@@ -187,9 +187,9 @@ class RecordValidator {
       this.issue(path, "must be an object");
       return undefined;
     }
-    const before = this.issues.length;
-    const output = this.object(component.fields, value, path, "create", { kind: "component", name }, allowed);
-    return this.issues.length === before ? output : undefined;
+    // Answered even when a nested value has issues: the valid part still gets its relations and
+    // files checked, so that a write hears of every problem at once (checkRecordInput).
+    return this.object(component.fields, value, path, "create", { kind: "component", name }, allowed);
   }
 
   private componentList(field: FieldOfType<"component">, value: unknown, path: Path): unknown {
@@ -198,8 +198,8 @@ class RecordValidator {
       return undefined;
     }
     if (!this.countItems(field, value, path, "items")) return undefined;
-    const items = value.map((item, index) => this.component(field.component, item, [...path, index]));
-    return items.every((item) => item !== undefined) ? items : undefined;
+    // An item that is not an object stays as null, so that the others keep their positions (paths).
+    return value.map((item, index) => this.component(field.component, item, [...path, index]) ?? null);
   }
 
   private dynamicZone(field: FieldOfType<"dynamic_zone">, value: unknown, path: Path): unknown {
@@ -213,18 +213,54 @@ class RecordValidator {
       const itemPath = [...path, index];
       if (!isPlainObject(item)) {
         this.issue(itemPath, "must be an object naming its component in __component");
-        return undefined;
+        return null;
       }
       const name = item[COMPONENT_KEY];
       if (typeof name !== "string" || !field.components.includes(name)) {
         this.issue([...itemPath, COMPONENT_KEY], `must be one of ${field.components.map((item) => JSON.stringify(item)).join(", ")}`);
-        return undefined;
+        return null;
       }
       const values = this.component(name, item, itemPath, allowedKeys);
-      return values === undefined ? undefined : { [COMPONENT_KEY]: name, ...values };
+      return values === undefined ? null : { [COMPONENT_KEY]: name, ...values };
     });
-    return items.every((item) => item !== undefined) ? items : undefined;
+    return items;
   }
+}
+
+export interface CheckedRecordInput {
+  /**
+   * The values to store when `issues` is empty. Otherwise the valid part only (an invalid field is
+   * left out, a component keeps its valid fields, a list item that is not an object is null), so
+   * that the checks needing the database can still run over it and every problem is told at once.
+   */
+  values: Record<string, unknown>;
+  /** Every problem found, each with its path (`title`, `blocks.1.heading`, `tags.0`). */
+  issues: ErrorIssue[];
+}
+
+/**
+ * validateRecordInput's checks, answering the issues instead of throwing them: every one is collected. Throws only
+ * when there is no record to check at all (a component schema, input that is not an object).
+ */
+export function checkRecordInput(options: ValidateRecordInputOptions): CheckedRecordInput {
+  const { schema, input, mode } = options;
+  if (schema.kind === "component") {
+    throw validationError(`"${schema.name}" is a component and has no records of its own`, [{ path: "", message: "components have no records" }]);
+  }
+  if (!isPlainObject(input)) {
+    throw validationError("a record must be a JSON object", [{ path: "", message: "must be a JSON object" }]);
+  }
+  const validator = new RecordValidator(options.components);
+  const values = validator.object(effectiveFields(schema), input, [], mode, { kind: schema.kind, name: schema.name });
+  return { values, issues: validator.issues };
+}
+
+/** The 422 of an invalid record: the first issue in the message, all of them in `issues`. */
+export function invalidRecordError(schemaName: string, issues: ErrorIssue[]): AppError {
+  const first = issues[0];
+  const summary = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "";
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : "";
+  return validationError(`invalid ${schemaName} record: ${summary}${more}`, issues);
 }
 
 /**
@@ -237,20 +273,7 @@ class RecordValidator {
  * Not checked here (they need the database): uniqueness and whether related records exist.
  */
 export function validateRecordInput(options: ValidateRecordInputOptions): Record<string, unknown> {
-  const { schema, input, mode } = options;
-  if (schema.kind === "component") {
-    throw validationError(`"${schema.name}" is a component and has no records of its own`, [{ path: "", message: "components have no records" }]);
-  }
-  if (!isPlainObject(input)) {
-    throw validationError("a record must be a JSON object", [{ path: "", message: "must be a JSON object" }]);
-  }
-  const validator = new RecordValidator(options.components);
-  const values = validator.object(effectiveFields(schema), input, [], mode, { kind: schema.kind, name: schema.name });
-  if (validator.issues.length > 0) {
-    const first = validator.issues[0];
-    const summary = first ? `${first.path ? `${first.path}: ` : ""}${first.message}` : "";
-    const more = validator.issues.length > 1 ? ` (and ${validator.issues.length - 1} more)` : "";
-    throw validationError(`invalid ${schema.name} record: ${summary}${more}`, validator.issues);
-  }
+  const { values, issues } = checkRecordInput(options);
+  if (issues.length > 0) throw invalidRecordError(options.schema.name, issues);
   return values;
 }

@@ -135,6 +135,28 @@ describe("records API: malformed list queries (400 naming the parameter)", () =>
 });
 
 describe("records API: malformed writes", () => {
+  it("answers every problem of a write in one 422, invalid values and missing related records alike, each with its path", async () => {
+    const answer = await api.call("POST", "/records/items", { qty: "many", done: "maybe", owner: "rec_nobody", watchers: ["rec_ghost"], card: { label: 5 } });
+    expect(answer.status).toBe(422);
+    expect(answer.body).toEqual({
+      error: "invalid items record: qty: must be an integer (and 4 more)",
+      code: "validation_failed",
+      issues: [
+        { path: "qty", message: "must be an integer" },
+        { path: "done", message: "must be true or false" },
+        { path: "card.label", message: "must be a string" },
+        { path: "owner", message: 'no people record has the id "rec_nobody"' },
+        { path: "watchers.0", message: 'no people record has the id "rec_ghost"' },
+      ],
+    });
+    const update = await api.call("PATCH", `/records/items/${recordId}`, { qty: 1.5, owner: "rec_nobody" });
+    expect(update.status).toBe(422);
+    expect(update.body.issues).toEqual([
+      { path: "qty", message: "must be an integer" },
+      { path: "owner", message: 'no people record has the id "rec_nobody"' },
+    ]);
+  });
+
   it("answers 400 for malformed JSON, 422 for a body that is not an object, 413 over 1 MB", async () => {
     expect((await api.call("POST", "/records/items", "{broken")).status).toBe(400);
     expect((await api.call("PATCH", `/records/items/${recordId}`, "{broken")).status).toBe(400);

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createRecord } from "@/lib/records-service/create-record";
 import { deleteRecord } from "@/lib/records-service/delete-record";
+import { findRecordChoices } from "@/lib/records-service/find-record-choices";
 import { updateRecord } from "@/lib/records-service/update-record";
 import { listSchemas } from "@/lib/schemas/list-schemas";
 import { succeed } from "@/lib/http/action-result";
@@ -45,4 +46,18 @@ export const deleteRecordAction = projectAction(
     return succeed();
   },
   { name: "delete-record" },
+);
+
+/**
+ * The record form's relation picker: records of the related schema whose text fields contain
+ * `search` (or whose id it is exactly), newest first, each as its id and a few short values.
+ */
+export const searchRecordChoicesAction = projectAction(
+  "records.read",
+  async (context, schemaName: string, search: string) => {
+    if (typeof search !== "string") throw new AppError("validation_failed", "invalid search", { issues: [{ path: "search", message: "must be text" }] });
+    const choices = await findRecordChoices({ ...(await recordContext(context, String(schemaName))), search, limit: 8 });
+    return succeed(choices);
+  },
+  { name: "search-record-choices" },
 );

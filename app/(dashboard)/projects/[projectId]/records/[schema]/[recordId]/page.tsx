@@ -9,8 +9,9 @@ import { Notice } from "@/components/ui/form-error";
 import { PageHeader } from "@/components/ui/page-header";
 import { formatDateTime } from "@/components/ui/format-date";
 import { DeleteRecordButton } from "@/components/records/delete-record-button";
-import { RecordJsonForm } from "@/components/records/record-json-form";
-import { deleteRecordAction, updateRecordAction } from "../../actions";
+import { RecordForm } from "@/components/records/record-form";
+import { loadRecordFormContext, type RecordFormContext } from "../../../_data/load-record-form-context";
+import { deleteRecordAction, searchRecordChoicesAction, updateRecordAction } from "../../actions";
 import { loadRecordSchema } from "../load-record-schema";
 
 export const metadata: Metadata = { title: "Record" };
@@ -19,9 +20,11 @@ export default async function RecordPage({ params }: { params: Promise<{ project
   const { projectId, schema: rawName, recordId } = await params;
   const { loaded, schema, schemas, crumbs } = await loadRecordSchema(projectId, rawName);
   let record: PublicRecord;
+  let context: RecordFormContext;
   try {
     const store = await getProjectRecordStore({ project: loaded.row });
     record = await getRecordOrThrow({ store, schema, schemas, id: recordId });
+    context = await loadRecordFormContext({ store, schema, schemas, record });
   } catch (error) {
     if (isAppError(error) && error.code === "not_found") notFound();
     if (isAppError(error) && error.isPublic) return <Notice tone="warning">Your database could not be read: {error.message}.</Notice>;
@@ -38,14 +41,17 @@ export default async function RecordPage({ params }: { params: Promise<{ project
         actions={<DeleteRecordButton listHref={listHref} action={deleteRecordAction.bind(null, projectId, schema.name, id)} />}
       />
       <Card>
-        <CardHeader title="Field values" description="Saving changes the fields given here; checked like an API write." />
+        <CardHeader title="Field values" description="Checked like an API write: required fields, types, unique values and relations." />
         <CardBody>
-          <RecordJsonForm
-            id="record-json"
-            label="Field values (JSON)"
-            initialText={JSON.stringify(values, null, 2)}
+          <RecordForm
+            formId="record"
+            projectId={projectId}
+            {...context}
+            record={values}
+            recordId={id}
             submitLabel="Save record"
             action={updateRecordAction.bind(null, projectId, schema.name, id)}
+            search={searchRecordChoicesAction.bind(null, projectId)}
           />
         </CardBody>
       </Card>

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { closePlatformDb } from "@/lib/platform-db/client";
+import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
+import { closeAllRecordStores } from "@/lib/records/get-record-store";
+import { createSchema } from "@/lib/schemas/create-schema";
+import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+import { dashboardSession } from "@/test/support/dashboard-session";
+
+/**
+ * Tenant isolation of the records dashboard's server actions (the record form and its relation
+ * picker), against the real platform database and the projects' own customer databases: user B
+ * calls every action with user A's ids (A's project; B's project with A's schema or record), and
+ * each call is refused with nothing of A's revealed or changed. B's own calls succeed, so the
+ * refusals are the membership and project checks. test/server-actions-inventory.test.ts requires
+ * every action of the file to have a case in CASES below.
+ */
+
+vi.mock("next/headers", async () => (await import("@/test/support/dashboard-session")).nextHeadersModule());
+vi.mock("next/cache", async () => (await import("@/test/support/dashboard-session")).nextCacheModule());
+
+const actions = await import("@/app/(dashboard)/projects/[projectId]/records/actions");
+
+type Tenant = ProjectFixture & { schema: string; recordId: string; title: string };
+let A: Tenant;
+let B: Tenant;
+
+async function withNotes(fixture: ProjectFixture, schema: string): Promise<Tenant> {
+  const store = await getProjectRecordStore({ projectId: fixture.projectId });
+  await createSchema({
+    projectId: fixture.projectId,
+    store,
+    definition: {
+      name: schema,
+      kind: "collection",
+      fields: [
+        { name: "title", type: "string", required: true },
+        { name: "author", type: "relation", target: schema },
+      ],
+    },
+  });
+  const title = `Planted by ${fixture.projectId}`;
+  dashboardSession.cookie = fixture.owner.cookie;
+  const created = await actions.createRecordAction(fixture.projectId, schema, { title });
+  if (!created.ok) throw new Error(JSON.stringify(created));
+  return { ...fixture, schema, recordId: created.data.id, title };
+}
+
+/** Everything of A's an action could change: its records as stored. */
+async function snapshot(tenant: Tenant): Promise<string> {
+  const store = await getProjectRecordStore({ projectId: tenant.projectId });
+  return JSON.stringify(await store.find(tenant.schema, { sort: [{ field: "id", direction: "asc" }] }));
+}
+
+function refusedWithoutLeak(result: unknown, label: string): void {
+  const value = result as { ok?: boolean; error?: string };
+  expect(value.ok, label).not.toBe(true);
+  expect(value.error, label).toMatch(/not found|holds records|has the id/i);
+  const text = JSON.stringify(result);
+  for (const secret of [A.title, "Planted by"]) expect(text, label).not.toContain(secret);
+}
+
+beforeAll(async () => {
+  A = await withNotes(await createProjectFixture("Records of A"), "a_notes");
+  B = await withNotes(await createProjectFixture("Records of B"), "b_notes");
+  dashboardSession.cookie = B.owner.cookie;
+});
+
+afterAll(async () => {
+  await closeAutomationQueue(5_000);
+  await closeAllRecordStores();
+  await closePlatformDb();
+});
+
+/** Each action, and every argument list B tries with A's ids. */
+const CASES: Record<keyof typeof actions, () => unknown[][]> = {
+  createRecordAction: () => [
+    [A.projectId, A.schema, { title: "pwned" }],
+    [B.projectId, A.schema, { title: "pwned" }],
+  ],
+  updateRecordAction: () => [
+    [A.projectId, A.schema, A.recordId, { title: "pwned" }],
+    [B.projectId, B.schema, A.recordId, { title: "pwned" }],
+    [B.projectId, A.schema, A.recordId, { title: "pwned" }],
+  ],
+  deleteRecordAction: () => [
+    [A.projectId, A.schema, A.recordId],
+    [B.projectId, B.schema, A.recordId],
+  ],
+  searchRecordChoicesAction: () => [
+    [A.projectId, A.schema, ""],
+    [A.projectId, A.schema, "Planted"],
+    [A.projectId, A.schema, A.recordId],
+    [B.projectId, A.schema, A.recordId],
+  ],
+};
+
+describe("records server actions across tenants", () => {
+  it("covers every action the file exports", () => {
+    expect(Object.keys(CASES).sort()).toEqual(Object.keys(actions).sort());
+  });
+
+  it("refuse every call with another workspace's ids, reveal nothing and change nothing", async () => {
+    const before = await snapshot(A);
+    const ownBefore = await snapshot(B);
+    for (const [name, calls] of Object.entries(CASES)) {
+      const action = actions[name as keyof typeof actions] as (...args: unknown[]) => Promise<unknown>;
+      for (const args of calls()) {
+        const label = `${name}(${args.map((arg) => JSON.stringify(arg)).join(", ")})`;
+        refusedWithoutLeak(await action(...args), label);
+      }
+    }
+    expect(await snapshot(A)).toBe(before);
+    expect(await snapshot(B)).toBe(ownBefore);
+  });
+
+  it("refuse the relation search of a signed-in user of no workspace of the project", async () => {
+    const stranger = await createProjectFixture("Stranger");
+    dashboardSession.cookie = stranger.owner.cookie;
+    try {
+      refusedWithoutLeak(await actions.searchRecordChoicesAction(A.projectId, A.schema, "Planted"), "search as a stranger");
+      refusedWithoutLeak(await actions.searchRecordChoicesAction(stranger.projectId, A.schema, A.recordId), "search A's schema from the stranger's project");
+    } finally {
+      dashboardSession.cookie = B.owner.cookie;
+    }
+  });
+
+  it("search only the caller's own database: A's record id typed in B's picker finds nothing", async () => {
+    const found = await actions.searchRecordChoicesAction(B.projectId, B.schema, A.recordId);
+    expect(found).toEqual({ ok: true, data: [] });
+  });
+
+  it("let B search its own records by text and by exact id, with a label and no more than short fields", async () => {
+    const byText = await actions.searchRecordChoicesAction(B.projectId, B.schema, "planted BY");
+    expect(byText).toEqual({ ok: true, data: [{ id: B.recordId, label: B.title, detail: "" }] });
+    const byId = await actions.searchRecordChoicesAction(B.projectId, B.schema, B.recordId);
+    expect(byId).toEqual({ ok: true, data: [{ id: B.recordId, label: B.title, detail: "" }] });
+    const newest = await actions.searchRecordChoicesAction(B.projectId, B.schema, "");
+    expect(newest.ok && newest.data.map((choice) => choice.id)).toEqual([B.recordId]);
+  });
+
+  it("check the search argument: text only", async () => {
+    const malformed = await actions.searchRecordChoicesAction(B.projectId, B.schema, { $ne: null } as unknown as string);
+    expect(malformed).toMatchObject({ ok: false, code: "validation_failed", issues: [{ path: "search" }] });
+  });
+});
