@@ -65,6 +65,16 @@ const environmentSchema = z
     RESEND_API_KEY: optionalString,
     MAIL_FROM: optionalString,
     APP_URL: urlWithSchemes(["http", "https"]),
+    /** Set to 1 by Vercel in its builds and functions (see runsOnVercel). */
+    VERCEL: optionalString,
+    /** production | preview on Vercel's deployments; development under `vercel dev` and in pulled env files. */
+    VERCEL_ENV: optionalString,
+    /**
+     * `serverless`: instances are many and short-lived (route handlers only, no custom server), so the
+     * embedded backends are refused. `server`: a long-lived process, even on Vercel. Unset: serverless
+     * on a Vercel deployment, else server.
+     */
+    DEPLOY_TARGET: optionalString.pipe(z.enum(["server", "serverless"]).optional()),
     INVOCATION_URL: urlWithSchemes(["http", "https"]).refine((value) => value === undefined || hostOf(value) === null || new URL(value).origin === value.replace(/\/+$/, ""), {
       message: "must be an origin only, such as https://fn.flowpoint.example (scheme, host and optional port, no path)",
     }),
@@ -90,18 +100,67 @@ const environmentSchema = z
         ctx.addIssue({ code: "custom", path: ["INVOCATION_URL"], message: "must be another host than the dashboard's (APP_URL, NEXTAUTH_URL)" });
       }
     }
-    if (env.NODE_ENV === "production") {
+    if (isServerlessHost(env)) {
+      // Each instance would get its own PGlite files, memory and generated secrets, all lost when it stops.
+      const where = env.DEPLOY_TARGET === "serverless" ? "with DEPLOY_TARGET=serverless" : "on Vercel (VERCEL=1)";
+      if (!env.DATABASE_URL) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["DATABASE_URL"],
+          message: `is required ${where}: the embedded PGlite database cannot be shared by short-lived instances, set a PostgreSQL URL`,
+        });
+      }
+      if (!env.REDIS_URL && !env.UPSTASH_REDIS_REST_URL) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["UPSTASH_REDIS_REST_URL"],
+          message: `(with UPSTASH_REDIS_REST_TOKEN) or REDIS_URL is required ${where}: in-memory rate limits, cache and invalidation would be per instance`,
+        });
+      }
+      for (const name of ["ENCRYPTION_KEYS", "NEXTAUTH_SECRET"] as const) {
+        if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: `is required ${where}: a value generated per instance would not be shared` });
+      }
+      if (!env.NEXTAUTH_URL) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["NEXTAUTH_URL"],
+          message: `is required ${where}: the dashboard's public URL, for sign-in callbacks and links in mails (the default is localhost)`,
+        });
+      }
+    } else if (env.NODE_ENV === "production") {
       for (const name of ["ENCRYPTION_KEYS", "NEXTAUTH_SECRET"] as const) {
         if (!env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required in production" });
       }
     }
   });
 
+/**
+ * A deployment on Vercel's infrastructure, whose edge sets the client IP headers. `vercel dev` and
+ * env files pulled for development also carry VERCEL=1, with VERCEL_ENV=development: a developer's
+ * machine, where the embedded defaults stay and no edge stands in front.
+ */
+function runsOnVercel(env: { VERCEL?: string; VERCEL_ENV?: string }): boolean {
+  return env.VERCEL === "1" && env.VERCEL_ENV !== "development";
+}
+
+/**
+ * True where the app runs as Next.js route handlers on many short-lived instances: a Vercel
+ * deployment (unless DEPLOY_TARGET=server) or DEPLOY_TARGET=serverless.
+ */
+function isServerlessHost(env: { VERCEL?: string; VERCEL_ENV?: string; DEPLOY_TARGET?: "server" | "serverless" }): boolean {
+  if (env.DEPLOY_TARGET) return env.DEPLOY_TARGET === "serverless";
+  return runsOnVercel(env);
+}
+
 export type AppConfig = z.infer<typeof environmentSchema> & {
   /** True when no DATABASE_URL is set: PGlite, memory KV and the local mailbox. */
   embedded: boolean;
   kvBackend: "memory" | "redis" | "upstash";
   isProduction: boolean;
+  /** Many short-lived instances running route handlers only (a Vercel deployment or DEPLOY_TARGET=serverless). */
+  serverless: boolean;
+  /** The platform whose edge sets a client IP header nobody else can forge (lib/http/client-ip.ts). */
+  platform: "vercel" | null;
 };
 
 export class ConfigError extends Error {
@@ -123,6 +182,8 @@ export function parseConfig(env: Record<string, string | undefined>): AppConfig 
     embedded: !parsed.DATABASE_URL,
     kvBackend: parsed.REDIS_URL ? "redis" : parsed.UPSTASH_REDIS_REST_URL ? "upstash" : "memory",
     isProduction: parsed.NODE_ENV === "production",
+    serverless: isServerlessHost(parsed),
+    platform: runsOnVercel(parsed) ? "vercel" : null,
   };
 }
 

@@ -17,6 +17,7 @@ import { closePlatformDb, migratePlatformDb } from "@/lib/platform-db/client";
 import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { closeKv } from "@/lib/kv/get-kv";
 import { pendingAfterResponseWork, settleAfterResponseWork, trackAfterResponse } from "@/lib/http/after-response";
+import { declareSocketIpServer } from "@/lib/http/client-ip";
 import { startAutomationWork } from "@/lib/automations/start-automation-work";
 import { adapterResponseClass } from "./adapter-response";
 import { serveRecordsApi } from "./records-api";
@@ -28,6 +29,8 @@ async function main(): Promise<void> {
   if (!dev && !process.env.NODE_ENV) Object.assign(process.env, { NODE_ENV: "production" });
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   const config = getConfig();
+  // Before Next loads instrumentation.ts, whose start-up log reports where client IPs come from.
+  declareSocketIpServer();
   await migratePlatformDb();
   process.env.NEXTAUTH_URL ??= `http://localhost:${config.PORT}`;
 

@@ -3,6 +3,7 @@ import { getPlatformDb, getPlatformDbKind } from "@/lib/platform-db/client";
 import { sql } from "drizzle-orm";
 import { getKv } from "@/lib/kv/get-kv";
 import { getPlatformMailTransport } from "@/lib/mail/get-platform-mail-transport";
+import { describeClientIpSource, type ClientIpSource } from "@/lib/http/client-ip";
 
 export interface BackendHealth {
   kind: string;
@@ -16,6 +17,8 @@ export interface HealthReport {
   backends: Record<string, BackendHealth>;
   /** Where automation runs wait, and whether they survive a restart. */
   automations: { queue: "bullmq" | "in-process"; durable: boolean; note?: string };
+  /** Where rate limits read the client IP; `warning` when there is no trustworthy one. */
+  clientIp: ClientIpSource;
 }
 
 async function probe(kind: string, check: () => Promise<unknown>, timeoutMs = 2_000): Promise<BackendHealth> {
@@ -53,6 +56,12 @@ export async function getHealth(): Promise<HealthReport> {
   // As get-automation-queue.ts chooses; read from the configuration, so a health check opens no queue.
   const automations: HealthReport["automations"] = config.REDIS_URL
     ? { queue: "bullmq", durable: true }
-    : { queue: "in-process", durable: false, note: "automation runs wait in this process: a restart drops runs not yet started (set REDIS_URL for a durable queue)" };
-  return { status, embedded: config.embedded, backends, automations };
+    : config.serverless
+      ? {
+          queue: "in-process",
+          durable: false,
+          note: "automation runs happen in the function that queued them, after its answer (Next's after()): a run the platform cuts off at the function's maximum duration is lost, and schedules do not fire (set REDIS_URL and run npm run worker for a durable queue and schedules)",
+        }
+      : { queue: "in-process", durable: false, note: "automation runs wait in this process: a restart drops runs not yet started (set REDIS_URL for a durable queue)" };
+  return { status, embedded: config.embedded, backends, automations, clientIp: describeClientIpSource(config) };
 }

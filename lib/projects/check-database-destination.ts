@@ -1,4 +1,5 @@
 import { resolveSrv } from "node:dns/promises";
+import { getConfig } from "@/lib/config";
 import { AppError, isAppError } from "@/lib/errors";
 import { assertPublicDestination } from "@/lib/outbound/safe-fetch";
 import { connectionUrlHosts } from "@/lib/records/connection-url-hosts";
@@ -6,12 +7,21 @@ import type { ProjectDatabaseInput } from "./project-database-input";
 
 const DEFAULT_PORTS = { postgres: 5432, mongodb: 27017 } as const;
 
+export const BUILT_IN_DATABASE_ON_SERVERLESS =
+  "the built-in database is not available on a serverless host (its files would live in one short-lived instance): attach a PostgreSQL or MongoDB database";
+
 /**
  * A customer database URL is outbound traffic like any flow call: its hosts must be public or
- * named in OUTBOUND_ALLOWED_HOSTS, checked before any connection is opened.
+ * named in OUTBOUND_ALLOWED_HOSTS, checked before any connection is opened. On a serverless host
+ * (lib/config.ts) the built-in database is refused, as the embedded platform database is.
  */
 export async function checkDatabaseDestination(database: ProjectDatabaseInput): Promise<void> {
-  if (database.kind === "local") return;
+  if (database.kind === "local") {
+    if (getConfig().serverless) {
+      throw new AppError("validation_failed", BUILT_IN_DATABASE_ON_SERVERLESS, { issues: [{ path: "database.kind", message: BUILT_IN_DATABASE_ON_SERVERLESS }] });
+    }
+    return;
+  }
   const hosts = connectionUrlHosts(database.url);
   if (hosts.length === 0) throw new AppError("validation_failed", "the URL names no host", { issues: [{ path: "database.url", message: "names no host" }] });
   const srv = /^mongodb\+srv:/i.test(database.url);

@@ -32,7 +32,11 @@ function runAutomationJob(job: AutomationJob, attempt: AutomationAttempt, signal
   return runner(job, attempt, signal, options);
 }
 
-/** A queue from the configuration: BullMQ with REDIS_URL, else in this process (embedded mode). */
+/**
+ * A queue from the configuration: BullMQ with REDIS_URL, else in this process (embedded mode, or a
+ * serverless host without a TCP Redis, where no worker can outlive a request: runs then happen in
+ * the function that queued them, kept alive through Next's after() by waitUntil).
+ */
 export function createAutomationQueue(): AutomationQueue {
   const config = getConfig();
   if (config.REDIS_URL) {
@@ -45,7 +49,7 @@ export function createAutomationQueue(): AutomationQueue {
       stalledIntervalMs: (config.AUTOMATION_LOCK_SECONDS * 1_000) / 2,
     });
   }
-  return new InProcessAutomationQueue({ process: runAutomationJob, track: waitUntil });
+  return new InProcessAutomationQueue({ process: runAutomationJob, track: waitUntil, trackRetryWaits: config.serverless });
 }
 
 /**

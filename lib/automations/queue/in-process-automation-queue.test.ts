@@ -31,12 +31,12 @@ afterEach(async () => {
   queues = [];
 });
 
-function harness(options: { concurrency?: number; projectConcurrency?: number } = {}): Harness {
+function harness(options: { concurrency?: number; projectConcurrency?: number; trackRetryWaits?: boolean; track?: (task: Promise<unknown>) => void } = {}): Harness {
   const started: Harness["started"] = [];
   const pending: Array<{ projectId: string; resolve: (outcome: AttemptOutcome) => void }> = [];
   const queue = new InProcessAutomationQueue({
-    ...options,
     track: () => undefined,
+    ...options,
     process: (queued, attempt) =>
       new Promise<AttemptOutcome>((resolve) => {
         started.push({ id: queued.id, attempt });
@@ -112,6 +112,52 @@ describe("in-process automation queue", () => {
     h.finish("prj_a", "failed");
     await settle();
     expect(await h.queue.counts()).toMatchObject({ delayed: 0, active: 0, failed: 1 });
+  });
+
+  it("with trackRetryWaits (serverless), keeps tracked work unsettled through a retry's backoff, until the retry has started", async () => {
+    for (const trackRetryWaits of [false, true]) {
+      const unsettled = new Set<Promise<unknown>>();
+      const track = (task: Promise<unknown>) => {
+        unsettled.add(task);
+        void task.finally(() => unsettled.delete(task));
+      };
+      const h = harness({ trackRetryWaits, track });
+      await h.queue.add([job("prj_a", 1, { attempts: 1, backoffSeconds: 1 })]);
+      await settle();
+      h.finish("prj_a", "failed");
+      await settle();
+      expect(await h.queue.counts()).toMatchObject({ delayed: 1, active: 0 });
+      // What the platform keeps the function alive for (after()): the backoff only when asked to.
+      expect(unsettled.size, `trackRetryWaits: ${trackRetryWaits}`).toBe(trackRetryWaits ? 1 : 0);
+      if (!trackRetryWaits) continue;
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect(h.started.map((entry) => entry.attempt.number)).toEqual([1, 2]);
+      // The wait has ended; the retry's own run is what is tracked now.
+      expect(unsettled.size).toBe(1);
+      h.finish("prj_a");
+      await settle();
+      expect(unsettled.size).toBe(0);
+    }
+  });
+
+  it("ends a tracked retry wait when it closes, so a shutdown does not wait out the backoff", async () => {
+    const unsettled = new Set<Promise<unknown>>();
+    const h = harness({
+      trackRetryWaits: true,
+      track: (task) => {
+        unsettled.add(task);
+        void task.finally(() => unsettled.delete(task));
+      },
+    });
+    await h.queue.add([job("prj_a", 1, { attempts: 1, backoffSeconds: 60 })]);
+    await settle();
+    h.finish("prj_a", "failed");
+    await settle();
+    expect(unsettled.size).toBe(1);
+    await h.queue.close(100);
+    await settle();
+    expect(unsettled.size).toBe(0);
+    expect(h.started).toHaveLength(1);
   });
 
   it("starts nothing after close", async () => {

@@ -7,6 +7,11 @@ export interface InProcessAutomationQueueOptions {
   process: (job: AutomationJob, attempt: AutomationAttempt, signal: AbortSignal) => Promise<AttemptOutcome>;
   /** Keeps a run alive after the answer that queued it (lib/http/after-response.ts). */
   track: (task: Promise<unknown>) => void;
+  /**
+   * Also track each retry's backoff wait (serverless hosts): the function that ran the failed attempt
+   * then stays alive until the retry has started, instead of being frozen with the retry's timer in it.
+   */
+  trackRetryWaits?: boolean;
   concurrency?: number;
   projectConcurrency?: number;
 }
@@ -42,7 +47,8 @@ export class InProcessAutomationQueue implements AutomationQueue {
   /** The last jobs whose runs all failed, by id, oldest first ("Run again" reads their payload). */
   private readonly failedJobs = new Map<string, AutomationJob>();
   private closed = false;
-  private readonly timers = new Set<NodeJS.Timeout>();
+  /** Pending retry timers, each with what ends its tracked wait (a no-op unless trackRetryWaits). */
+  private readonly timers = new Map<NodeJS.Timeout, () => void>();
   private readonly running = new Set<Promise<void>>();
   private readonly controller = new AbortController();
 
@@ -145,14 +151,17 @@ export class InProcessAutomationQueue implements AutomationQueue {
 
   private retryLater(item: Waiting): void {
     this.delayed++;
+    let endWait: () => void = () => undefined;
+    if (this.options.trackRetryWaits) this.options.track(new Promise<void>((resolve) => (endWait = resolve)));
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       this.delayed--;
       this.enqueue(item);
       this.pump();
+      endWait();
     }, item.job.retry.backoffSeconds * 1_000);
     timer.unref();
-    this.timers.add(timer);
+    this.timers.set(timer, endWait);
   }
 
   counts(): Promise<{ waiting: number; active: number; delayed: number; failed: number }> {
@@ -163,7 +172,10 @@ export class InProcessAutomationQueue implements AutomationQueue {
 
   async close(timeoutMs = 15_000): Promise<void> {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
+    for (const [timer, endWait] of this.timers) {
+      clearTimeout(timer);
+      endWait();
+    }
     this.timers.clear();
     this.projects.clear();
     // Runs still going when the time is up are cut off (their flows stop at the next step) and left.
