@@ -31,12 +31,13 @@ export function SectionTabs({ label, tabs, active }: { label: string; tabs: read
   );
 }
 
-/** Editor | Executions: the two views of a saved endpoint. */
-export function EndpointTabs({ projectId, endpointId, active }: { projectId: string; endpointId: string; active: "editor" | "executions" }) {
+/** Editor | Executions | Analytics: the views of a saved endpoint. */
+export function EndpointTabs({ projectId, endpointId, active }: { projectId: string; endpointId: string; active: "editor" | "executions" | "analytics" }) {
   const base = `/projects/${projectId}/endpoints/${endpointId}`;
   const tabs = [
     { id: "editor", label: "Editor", href: base },
     { id: "executions", label: "Executions", href: `${base}/executions` },
+    { id: "analytics", label: "Analytics", href: `${base}/analytics` },
   ];
   return <SectionTabs label="Endpoint" tabs={tabs} active={active} />;
 }

@@ -54,6 +54,18 @@ export function runAfterResponse(label: string, work: () => Promise<unknown>): v
   }
 }
 
+const SETTLE_FLUSHES_KEY = Symbol.for("flowpoint.afterResponse.settleFlushes");
+const settleFlushes: Map<string, () => Promise<unknown>> = ((globalThis as Record<symbol, Map<string, () => Promise<unknown>> | undefined>)[SETTLE_FLUSHES_KEY] ??= new Map());
+
+/**
+ * Registers work that holds counts in memory and must write them before the process ends (the
+ * endpoint call counters, lib/endpoint-analytics): every settleAfterResponseWork starts it once,
+ * tracked like any task, before waiting. One registration per label.
+ */
+export function flushWhenSettling(label: string, flush: () => Promise<unknown>): void {
+  settleFlushes.set(label, flush);
+}
+
 /** How many tasks are still running. */
 export function pendingAfterResponseWork(): number {
   return pending.size;
@@ -65,6 +77,7 @@ export function pendingAfterResponseWork(): number {
  */
 export async function settleAfterResponseWork(timeoutMs = DEFAULT_SETTLE_TIMEOUT_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
+  for (const [label, flush] of settleFlushes) trackAfterResponse(Promise.resolve().then(flush), label);
   while (pending.size > 0) {
     const left = deadline - Date.now();
     if (left <= 0) return false;

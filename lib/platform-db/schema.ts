@@ -86,6 +86,8 @@ export const projects = pgTable(
     databaseUrlHint: text("database_url_hint"),
     mailSettingsEncrypted: text("mail_settings_encrypted"),
     logRetentionDays: integer("log_retention_days").notNull().default(30),
+    /** Serve GET /api/projects/:id/openapi.json without credentials (rate-limited per IP). */
+    openapiPublic: boolean("openapi_public").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -227,3 +229,35 @@ export const localMailbox = pgTable(
   },
   (t) => [index("local_mailbox_created_idx").on(t.createdAt)],
 );
+
+/*
+ * Endpoint call counters (lib/endpoint-analytics): per endpoint and minute, and per hour. Every
+ * instance adds its counts to the same rows, so a row holds all instances' calls. `latency_buckets`
+ * is the latency histogram (lib/endpoint-analytics/latency-histogram.ts), one count per bucket.
+ * Minute rows are kept 48 hours, hour rows as long as the project keeps its logs.
+ */
+const endpointStatsCounts = () => ({
+  endpointId: text("endpoint_id")
+    .notNull()
+    .references(() => endpoints.id, { onDelete: "cascade" }),
+  projectId: text("project_id").notNull(),
+  calls: integer("calls").notNull().default(0),
+  status2xx: integer("status_2xx").notNull().default(0),
+  status3xx: integer("status_3xx").notNull().default(0),
+  status4xx: integer("status_4xx").notNull().default(0),
+  status5xx: integer("status_5xx").notNull().default(0),
+  rateLimited: integer("rate_limited").notNull().default(0),
+  cacheHits: integer("cache_hits").notNull().default(0),
+  latencyBuckets: integer("latency_buckets").array().notNull(),
+});
+
+export const endpointStatsMinute = pgTable(
+  "endpoint_stats_minute",
+  { ...endpointStatsCounts(), minute: timestamp("minute", { withTimezone: true, mode: "date" }).notNull() },
+  (t) => [primaryKey({ columns: [t.endpointId, t.minute] }), index("endpoint_stats_minute_minute_idx").on(t.minute)],
+);
+
+export const endpointStatsHour = pgTable("endpoint_stats_hour", { ...endpointStatsCounts(), hour: timestamp("hour", { withTimezone: true, mode: "date" }).notNull() }, (t) => [
+  primaryKey({ columns: [t.endpointId, t.hour] }),
+  index("endpoint_stats_hour_project_hour_idx").on(t.projectId, t.hour),
+]);

@@ -12,6 +12,7 @@ import { queryObject, readInvocationBody } from "./read-invocation-body";
 import { answerForRun } from "./answer-for-run";
 import { isReservedResponseHeader } from "../endpoint-definition";
 import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse, type CachedResponse } from "./response-cache";
+import { countEndpointCall } from "@/lib/endpoint-analytics/count-endpoint-call";
 
 /**
  * The invocation core: a Fetch handler with no framework imports. The App Router route handler and
@@ -126,6 +127,9 @@ function toResponse(Answer: typeof Response, outcome: CachedResponse, headers: R
 
 export async function invokeEndpoint(request: Request, hooks: InvocationHooks): Promise<Response> {
   const Answer = hooks.Response ?? Response;
+  const startedAt = performance.now();
+  // Set once the call has matched an endpoint: from then on every answer is counted, once (lib/endpoint-analytics).
+  let called: { projectId: string; endpointId: string } | null = null;
   const url = new URL(request.url);
   const match = INVOCATION_PATH.exec(url.pathname);
   if (!match) return notFound(Answer);
@@ -141,6 +145,7 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     const endpoint = runtime.routes.get(`${request.method} ${slug}`);
     if (!endpoint) return notFound(Answer);
     const definition = endpoint.definition;
+    called = { projectId: runtime.project.id, endpointId: definition.id };
     corsGrant = corsHeaders(request.headers.get("origin"), definition.allowedOrigins, [...Object.keys(definition.response.headers), "x-execution-id"]);
 
     const caller = await authenticateCaller(request, definition, runtime, early?.runtime === runtime ? early.caller : undefined);
@@ -150,13 +155,19 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
 
     if (!endpoint.cacheable) {
       const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
-      return toResponse(Answer, outcome, { "cache-control": "no-store", ...common, ...(outcome.executionId ? { "x-execution-id": outcome.executionId } : {}) });
+      const answer = toResponse(Answer, outcome, { "cache-control": "no-store", ...common, ...(outcome.executionId ? { "x-execution-id": outcome.executionId } : {}) });
+      countEndpointCall({ ...called, status: outcome.status, cacheHit: false, startedAt });
+      return answer;
     }
 
     const cacheControl = `public, max-age=${definition.cacheSeconds}`;
     const key = responseCacheKey(definition.id, definition.version, url.search);
     const cached = await (earlyApplies && early.cacheKey === key && early.cached ? early.cached : readCachedResponse(key));
-    if (cached) return toResponse(Answer, cached, { ...common, "cache-control": cacheControl, "x-cache": "hit" });
+    if (cached) {
+      const answer = toResponse(Answer, cached, { ...common, "cache-control": cacheControl, "x-cache": "hit" });
+      countEndpointCall({ ...called, status: cached.status, cacheHit: true, startedAt });
+      return answer;
+    }
     const { leader, result } = singleFlight(key, async () => {
       const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
       if (outcome.cacheable) {
@@ -167,10 +178,13 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     });
     const outcome = await result;
     const executionHeader: Record<string, string> = leader && outcome.executionId ? { "x-execution-id": outcome.executionId } : {};
-    return toResponse(Answer, outcome, { ...common, ...executionHeader, "cache-control": outcome.cacheable ? cacheControl : "no-store", "x-cache": "miss" });
+    const answer = toResponse(Answer, outcome, { ...common, ...executionHeader, "cache-control": outcome.cacheable ? cacheControl : "no-store", "x-cache": "miss" });
+    countEndpointCall({ ...called, status: outcome.status, cacheHit: false, startedAt });
+    return answer;
   } catch (error) {
     // The specification's bodies, without the management APIs' `code` (lib/errors.ts).
     const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });
+    if (called) countEndpointCall({ ...called, status: appError.status, cacheHit: false, startedAt });
     const logged = appError.status >= 500 ? logServerError("invocation failed", request, appError, error) : {};
     return jsonResponse(Answer, appError.status, invocationErrorBody(appError), { ...corsGrant, ...appError.headers, ...logged });
   }

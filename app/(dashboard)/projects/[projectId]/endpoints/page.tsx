@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
+import { getEndpointsSparklines, SPARKLINE_HOURS } from "@/lib/endpoint-analytics/get-endpoints-sparklines";
+import { CallsSparkline } from "@/components/endpoints/calls-sparkline";
 import type { EndpointDefinition } from "@/lib/endpoints/endpoint-definition";
 import { ButtonLink } from "@/components/ui/button";
 import { Card, CardBody } from "@/components/ui/card";
@@ -17,6 +19,8 @@ import { exportEndpointsAction, importEndpointsAction, setEndpointEnabledAction 
 
 export const metadata: Metadata = { title: "Endpoints" };
 
+const NO_CALLS: readonly number[] = new Array<number>(SPARKLINE_HOURS).fill(0);
+
 /** Endpoints in sections by group (ungrouped last), each section by slug. */
 function groupEndpoints(endpoints: EndpointDefinition[]): { group: string | null; endpoints: EndpointDefinition[] }[] {
   const groups = new Map<string | null, EndpointDefinition[]>();
@@ -30,7 +34,7 @@ function groupEndpoints(endpoints: EndpointDefinition[]): { group: string | null
 export default async function EndpointsPage({ params }: { params: Promise<{ projectId: string }> }) {
   const loaded = await loadProject((await params).projectId);
   const projectId = loaded.project.id;
-  const endpoints = await listEndpoints({ projectId });
+  const [endpoints, sparklines] = await Promise.all([listEndpoints({ projectId }), getEndpointsSparklines({ projectId })]);
   const base = invocationBase(projectId);
   const newButton = (
     <ButtonLink href={`/projects/${projectId}/endpoints/new`} size="sm">
@@ -87,6 +91,7 @@ export default async function EndpointsPage({ params }: { params: Promise<{ proj
                             {endpoint.cacheSeconds > 0 ? ` · cached ${endpoint.cacheSeconds} s` : ""}
                           </p>
                         </div>
+                        <CallsSparkline hourly={sparklines.get(endpoint.id)?.hourly ?? NO_CALLS} total={sparklines.get(endpoint.id)?.total ?? 0} identity={identity} />
                         <EnabledSwitch enabled={endpoint.enabled} label={`Enabled: ${identity}`} action={setEndpointEnabledAction.bind(null, projectId, endpoint.id)} />
                         <Link
                           href={`/projects/${projectId}/endpoints/${endpoint.id}`}
@@ -115,5 +120,7 @@ export default async function EndpointsPage({ params }: { params: Promise<{ proj
 }
 
 function ProjectImportExport({ projectId, slug }: { projectId: string; slug: string }) {
-  return <ImportExportButtons projectSlug={slug} exportAction={exportEndpointsAction.bind(null, projectId)} importAction={importEndpointsAction.bind(null, projectId)} />;
+  return (
+    <ImportExportButtons projectSlug={slug} exportAction={exportEndpointsAction.bind(null, projectId)} importAction={importEndpointsAction.bind(null, projectId)} previewable />
+  );
 }
