@@ -13,6 +13,7 @@ export const PROJECT_SECTIONS = [
   { segment: "automations", label: "Automations", ready: true },
   { segment: "executions", label: "Executions", ready: true },
   { segment: "api-keys", label: "API keys", ready: true },
+  { segment: "api-reference", label: "API reference", ready: true },
   { segment: "settings", label: "Settings", ready: true },
 ] as const;
 

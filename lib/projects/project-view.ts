@@ -8,6 +8,8 @@ export interface ProjectView {
   database: { kind: "local" | "postgres" | "mongodb"; hint: string | null };
   mail: { configured: boolean };
   logRetentionDays: number;
+  /** The project's OpenAPI document is served without credentials. */
+  openapiPublic: boolean;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -22,6 +24,7 @@ export function toProjectView(row: typeof projects.$inferSelect): ProjectView {
     database: { kind: row.databaseKind, hint: row.databaseUrlHint },
     mail: { configured: Boolean(row.mailSettingsEncrypted) },
     logRetentionDays: row.logRetentionDays,
+    openapiPublic: row.openapiPublic,
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };

@@ -21,23 +21,27 @@ export const updateProjectInput = z
     /** null removes the project's mail server: mail then goes to the local mailbox. */
     mail: mailSettingsSchema.nullable(),
     logRetentionDays: z.number().int().min(1).max(365),
+    /** Serve the project's OpenAPI document (GET /openapi.json) to anyone, without credentials. */
+    openapiPublic: z.boolean(),
   })
   .partial()
   .strict();
 
 /**
- * Changes a project's name, database, mail server or log retention. Secrets are re-encrypted. A new
- * database is claimed for the project first (`database.takeOver` moves one another project holds).
+ * Changes a project's name, database, mail server, log retention or whether its OpenAPI document is
+ * public. Secrets are re-encrypted. A new database is claimed for the project first
+ * (`database.takeOver` moves one another project holds).
  */
 export async function updateProject(options: { projectId: string; input: unknown }): Promise<ProjectView> {
   const parsed = updateProjectInput.safeParse(options.input);
   if (!parsed.success) throw new AppError("validation_failed", "invalid project settings", { issues: issuesFromZod(parsed.error) });
-  const { name, database, mail, logRetentionDays } = parsed.data;
+  const { name, database, mail, logRetentionDays, openapiPublic } = parsed.data;
   // Checked before the database is attached: a refused mail host must not leave half the change applied.
   if (mail) await checkMailDestination(mail);
   const changes: Partial<typeof projects.$inferInsert> = { updatedAt: new Date() };
   if (name !== undefined) changes.name = name;
   if (logRetentionDays !== undefined) changes.logRetentionDays = logRetentionDays;
+  if (openapiPublic !== undefined) changes.openapiPublic = openapiPublic;
   if (database) {
     await checkDatabaseDestination(database);
     const { workspaceId } = await getProjectOrThrow({ projectId: options.projectId });

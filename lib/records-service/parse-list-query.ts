@@ -81,6 +81,20 @@ function filterOps(field: QueryField): readonly FilterOp[] {
 }
 
 const SORTABLE_TYPES = new Set(["string", "text", "number", "integer", "boolean", "datetime", "email", "url", "enum"]);
+
+/** The filter operators a field of the schema accepts ([] when it cannot be filtered); for the OpenAPI document. */
+export function fieldFilterOps(definition: FieldDefinition): readonly FilterOp[] {
+  return filterOps({ kind: "field", name: definition.name, definition });
+}
+
+/** The filter operators of the system fields `id`, `createdAt` and `updatedAt`. */
+export function systemFieldFilterOps(name: "id" | "createdAt" | "updatedAt"): readonly FilterOp[] {
+  return filterOps(name === "id" ? { kind: "system", name: "id" } : { kind: "system", name });
+}
+
+export function isSortableField(definition: FieldDefinition): boolean {
+  return SORTABLE_TYPES.has(definition.type);
+}
 const SEARCHABLE_TYPES = new Set(["string", "text", "richtext", "email", "url"]);
 
 /** The schema's text fields searched by `search=`: the first 20 in declared order. */

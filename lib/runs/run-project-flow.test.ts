@@ -24,6 +24,7 @@ beforeAll(() => {
     databaseUrlHint: null,
     mailSettingsEncrypted: null,
     logRetentionDays: 30,
+    openapiPublic: false,
     createdAt: now,
     updatedAt: now,
   };
@@ -59,6 +60,26 @@ describe("runProjectFlow", () => {
       attempt: null,
       request: { query: { q: "x" }, body: '{"n":1}' },
     });
+  });
+
+  it("logs the end user's id beside the request (a replay acts as them again), and no user for other calls", async () => {
+    const run = (user: Record<string, unknown> | null) =>
+      runProjectFlow({
+        project,
+        schemas: [],
+        store,
+        steps,
+        context: { body: { n: 3 }, query: {}, user },
+        source: { type: "endpoint", endpointId: "ep_user", method: "GET", slug: "me" },
+        request: { query: {}, body: { n: 3 } },
+        waitUntil: () => {},
+        log: "await",
+      });
+    const asUser = await run({ id: "usr_7", email: "ada@example.com", password: "never logged" });
+    const entry = await getExecutionOrThrow({ store, executionId: asUser.executionId });
+    expect(entry.request).toEqual({ query: {}, body: '{"n":3}', userId: "usr_7" });
+    const anonymous = await run(null);
+    expect((await getExecutionOrThrow({ store, executionId: anonymous.executionId })).request).toEqual({ query: {}, body: '{"n":3}' });
   });
 
   it("in after mode hands the log write to waitUntil, under the given execution id", async () => {

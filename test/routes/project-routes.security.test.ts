@@ -64,6 +64,8 @@ describe("every project route refuses callers it must refuse", () => {
     expect(projectRoutes().length).toBeGreaterThan(0);
     // Routes with a static segment beside a dynamic one are found too (the import wins over :recordId).
     expect(projectRoutes().map((route) => `${route.methods.join(",")} ${route.pattern}`)).toContain("POST /api/projects/[projectId]/records/[schema]/import");
+    // The OpenAPI document is private unless its project says otherwise (openapi.security.test.ts).
+    expect(projectRoutes().map((route) => `${route.methods.join(",")} ${route.pattern}`)).toContain("GET /api/projects/[projectId]/openapi.json");
   });
 
   it("answers 401 without credentials", async () => {

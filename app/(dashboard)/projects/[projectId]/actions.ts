@@ -21,7 +21,11 @@ import { readStoredMailSettings } from "./settings/read-stored-mail-settings";
  */
 
 function generalValues(_previous: FormState, formData: FormData) {
-  return { name: String(formData.get("name") ?? ""), logRetentionDays: String(formData.get("logRetentionDays") ?? "") };
+  return {
+    name: String(formData.get("name") ?? ""),
+    logRetentionDays: String(formData.get("logRetentionDays") ?? ""),
+    openapiPublic: formData.get("openapiPublic") === "on" ? "on" : "",
+  };
 }
 
 export const updateGeneralSettingsAction = projectAction(
@@ -29,11 +33,18 @@ export const updateGeneralSettingsAction = projectAction(
   async ({ projectId }, previous: FormState, formData: FormData) => {
     const values = generalValues(previous, formData);
     const days = Number(values.logRetentionDays);
-    await updateProject({ projectId, input: { name: values.name, logRetentionDays: Number.isFinite(days) && values.logRetentionDays !== "" ? days : values.logRetentionDays } });
+    await updateProject({
+      projectId,
+      input: {
+        name: values.name,
+        logRetentionDays: Number.isFinite(days) && values.logRetentionDays !== "" ? days : values.logRetentionDays,
+        openapiPublic: values.openapiPublic === "on",
+      },
+    });
     refresh();
     return succeed(undefined, { message: "Settings saved.", values });
   },
-  { name: "update-project", fields: ["name", "logRetentionDays"], values: generalValues },
+  { name: "update-project", fields: ["name", "logRetentionDays", "openapiPublic"], values: generalValues },
 );
 
 export const updateDatabaseAction = projectAction(

@@ -7,7 +7,7 @@ export const GET = withProjectAuth(async ({ project }) => Response.json(toProjec
   permission: ["endpoints.read", "schemas.read", "records.read", "automations.read", "project.manage"],
 });
 
-/** Project settings: name, customer database, mail server, log retention (dashboard admins). */
+/** Project settings: name, customer database, mail server, log retention, public OpenAPI document (dashboard admins). */
 export const PATCH = withProjectAuth(async ({ request, project }) => Response.json(await updateProject({ projectId: project.id, input: await readJson(request) })), {
   permission: "project.manage",
   sessionOnly: true,

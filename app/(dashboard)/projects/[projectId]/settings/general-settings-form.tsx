@@ -7,7 +7,15 @@ import { Spinner } from "@/components/ui/spinner";
 import { useFormAction } from "@/components/forms/use-form-action";
 import { updateGeneralSettingsAction } from "../actions";
 
-export function GeneralSettingsForm({ projectId, name, logRetentionDays, canEdit }: { projectId: string; name: string; logRetentionDays: number; canEdit: boolean }) {
+export interface GeneralSettingsFormProps {
+  projectId: string;
+  name: string;
+  logRetentionDays: number;
+  openapiPublic: boolean;
+  canEdit: boolean;
+}
+
+export function GeneralSettingsForm({ projectId, name, logRetentionDays, openapiPublic, canEdit }: GeneralSettingsFormProps) {
   const { state, pending, formRef, onSubmit } = useFormAction(updateGeneralSettingsAction.bind(null, projectId));
   return (
     <form ref={formRef} onSubmit={onSubmit} className="space-y-4">
@@ -28,6 +36,16 @@ export function GeneralSettingsForm({ projectId, name, logRetentionDays, canEdit
           hint="1 to 365 days. Logs live in your database."
         />
       </div>
+      <label className="flex items-start gap-2 text-sm text-slate-700">
+        <input type="checkbox" name="openapiPublic" defaultChecked={openapiPublic} disabled={!canEdit} className="mt-0.5 size-4 accent-indigo-600" />
+        <span>
+          Anyone may read the OpenAPI document
+          <span className="block text-xs text-slate-600">
+            Serves <code>/api/projects/{projectId}/openapi.json</code> without an API key (limited to 60 reads a minute per IP). It lists your schemas and enabled endpoints, never
+            records or secrets.
+          </span>
+        </span>
+      </label>
       {canEdit && (
         <Button type="submit" variant="secondary" busy={pending}>
           {pending && <Spinner />}

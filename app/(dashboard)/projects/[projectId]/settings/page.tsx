@@ -32,7 +32,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
         <Card>
           <CardHeader title="General" />
           <CardBody>
-            <GeneralSettingsForm projectId={project.id} name={project.name} logRetentionDays={project.logRetentionDays} canEdit={canManage} />
+            <GeneralSettingsForm projectId={project.id} name={project.name} logRetentionDays={project.logRetentionDays} openapiPublic={project.openapiPublic} canEdit={canManage} />
           </CardBody>
         </Card>
         <Card>

@@ -1,0 +1,1 @@
+ALTER TABLE "projects" ADD COLUMN "openapi_public" boolean DEFAULT false NOT NULL;
