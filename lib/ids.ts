@@ -68,6 +68,14 @@ export function newId(kind: IdKind): string {
   return `${ID_PREFIXES[kind]}_${encodeTime(now, 10)}${encodeRandom(lastRandom)}`;
 }
 
+/**
+ * The smallest id of `kind` that newId could have made at `ms`: every id made before that
+ * millisecond sorts below it, so a time bound becomes a primary-key bound.
+ */
+export function smallestIdAt(kind: IdKind, ms: number): string {
+  return `${ID_PREFIXES[kind]}_${encodeTime(Math.max(0, Math.floor(ms)), 10)}${"0".repeat(16)}`;
+}
+
 export function hasPrefix(id: string, kind: IdKind): boolean {
   return id.startsWith(`${ID_PREFIXES[kind]}_`) && /^[a-z]+_[0-9a-z]{26}$/.test(id);
 }

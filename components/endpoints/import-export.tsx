@@ -9,11 +9,58 @@ import { Spinner } from "@/components/ui/spinner";
 import type { ActionResult } from "@/lib/http/action-result";
 import { Textarea } from "./form-controls";
 
-/** What an import answers (endpoints and automations alike). */
+/** One endpoint of an import plan (lib/endpoints/plan-endpoint-import.ts). */
+export interface ImportPlanChange {
+  method: string;
+  slug: string;
+  name: string;
+  action: "create" | "replace" | "unchanged";
+  changedFields: string[];
+}
+
+/** What an import answers (endpoints and automations alike; only endpoints answer a plan). */
 export interface ImportResultSummary {
   created: number;
   updated: number;
+  unchanged?: number;
+  changes?: ImportPlanChange[];
   secrets?: { missing: string[] };
+}
+
+const ACTION_WORDS: Record<ImportPlanChange["action"], string> = { create: "Create", replace: "Replace", unchanged: "Unchanged" };
+const ACTION_TONES: Record<ImportPlanChange["action"], string> = {
+  create: "bg-emerald-50 text-emerald-800 ring-emerald-200",
+  replace: "bg-amber-50 text-amber-900 ring-amber-200",
+  unchanged: "bg-slate-50 text-slate-700 ring-slate-200",
+};
+
+/** The dry run's answer: what applying the document would do, endpoint by endpoint, in words. */
+function ImportPlan({ plan }: { plan: ImportResultSummary }) {
+  const changes = plan.changes ?? [];
+  const missing = plan.secrets?.missing ?? [];
+  return (
+    <section aria-labelledby="import-plan-heading" className="space-y-2">
+      <h3 id="import-plan-heading" className="text-sm font-semibold text-slate-900">
+        What the import will do
+      </h3>
+      <p role="status" className="text-sm text-slate-700">
+        {plan.created} to create, {plan.updated} to replace, {plan.unchanged ?? 0} unchanged.
+      </p>
+      <ul className="max-h-64 divide-y divide-slate-100 overflow-y-auto rounded-md ring-1 ring-slate-200" aria-label="Endpoints in the document">
+        {changes.map((change) => (
+          <li key={`${change.method} ${change.slug}`} className="flex flex-wrap items-center gap-x-3 gap-y-1 px-3 py-2 text-sm">
+            <span className={`rounded px-1.5 py-0.5 text-xs font-medium ring-1 ring-inset ${ACTION_TONES[change.action]}`}>{ACTION_WORDS[change.action]}</span>
+            <span className="font-mono text-xs text-slate-800">
+              {change.method} /{change.slug}
+            </span>
+            <span className="text-slate-700">{change.name}</span>
+            {change.action === "replace" && <span className="basis-full text-xs text-slate-600">Changes: {change.changedFields.join(", ")}</span>}
+          </li>
+        ))}
+      </ul>
+      {missing.length > 0 && <Notice tone="warning">These secrets are used but missing in this project (create them in the project settings): {missing.join(", ")}.</Notice>}
+    </section>
+  );
 }
 
 const NOUNS = {
@@ -35,11 +82,14 @@ export function ImportExportButtons({
   projectSlug,
   exportAction,
   importAction,
+  previewable = false,
   noun = "endpoints",
 }: {
   projectSlug: string;
   exportAction: () => Promise<ActionResult<unknown>>;
-  importAction: (document: unknown) => Promise<ActionResult<ImportResultSummary>>;
+  importAction: (document: unknown, options?: { dryRun?: boolean }) => Promise<ActionResult<ImportResultSummary>>;
+  /** The import action answers a dry run: the dialog shows the plan first and applies it on request. */
+  previewable?: boolean;
   noun?: keyof typeof NOUNS;
 }) {
   const router = useRouter();
@@ -47,6 +97,7 @@ export function ImportExportButtons({
   const [text, setText] = useState("");
   const [problem, setProblem] = useState<{ message: string; issues: string[] }>();
   const [done, setDone] = useState<string>();
+  const [plan, setPlan] = useState<ImportResultSummary>();
   const [exportError, setExportError] = useState<string>();
   const [pending, startTransition] = useTransition();
   const [exporting, startExport] = useTransition();
@@ -67,31 +118,65 @@ export function ImportExportButtons({
 
   async function readFile(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
-    if (file) setText(await file.text());
+    if (file) editText(await file.text());
+  }
+
+  function parsedDocument(): { ok: true; document: unknown } | { ok: false } {
+    try {
+      return { ok: true, document: JSON.parse(text) as unknown };
+    } catch {
+      setProblem({ message: "That is not valid JSON.", issues: [] });
+      return { ok: false };
+    }
+  }
+
+  function showFailure(result: Extract<ActionResult<ImportResultSummary>, { ok: false }>) {
+    setProblem({ message: result.error, issues: result.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)) });
+  }
+
+  function preview() {
+    const parsed = parsedDocument();
+    if (!parsed.ok) return;
+    setProblem(undefined);
+    startTransition(async () => {
+      const result = await importAction(parsed.document, { dryRun: true });
+      if (!result.ok) return showFailure(result);
+      setPlan(result.data);
+    });
   }
 
   function submit() {
-    let document: unknown;
-    try {
-      document = JSON.parse(text);
-    } catch {
-      setProblem({ message: "That is not valid JSON.", issues: [] });
-      return;
-    }
+    const parsed = parsedDocument();
+    if (!parsed.ok) return;
     setProblem(undefined);
     startTransition(async () => {
-      const result = await importAction(document);
-      if (!result.ok) return setProblem({ message: result.error, issues: result.issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)) });
+      const result = await importAction(parsed.document);
+      if (!result.ok) return showFailure(result);
       const missing = result.data.secrets?.missing ?? [];
       setDone(
-        `Imported: ${result.data.created} created, ${result.data.updated} replaced.` +
+        `Imported: ${result.data.created} created, ${result.data.updated} replaced` +
+          (result.data.unchanged ? `, ${result.data.unchanged} unchanged.` : ".") +
           (missing.length > 0 ? ` Missing secrets (create them in the project settings): ${missing.join(", ")}.` : ""),
       );
-      setOpen(false);
-      setText("");
+      close();
       router.refresh();
     });
   }
+
+  function close() {
+    setOpen(false);
+    setText("");
+    setPlan(undefined);
+    setProblem(undefined);
+  }
+
+  function editText(value: string) {
+    setText(value);
+    // A plan describes the text it was made for.
+    setPlan(undefined);
+  }
+
+  const nothingToApply = plan !== undefined && plan.created === 0 && plan.updated === 0;
 
   return (
     <>
@@ -112,7 +197,7 @@ export function ImportExportButtons({
       <Button variant="secondary" size="sm" onClick={() => (setDone(undefined), setOpen(true))}>
         Import
       </Button>
-      <Dialog open={open} onClose={() => setOpen(false)} title={`Import ${noun}`} description={NOUNS[noun].description}>
+      <Dialog open={open} onClose={close} title={`Import ${noun}`} description={NOUNS[noun].description}>
         <div className="space-y-3">
           <input
             type="file"
@@ -124,18 +209,30 @@ export function ImportExportButtons({
           <label htmlFor="import-document" className="sr-only">
             Export document
           </label>
-          <Textarea id="import-document" rows={10} mono value={text} onChange={(event) => setText(event.target.value)} placeholder={NOUNS[noun].placeholder} />
+          <Textarea id="import-document" rows={10} mono value={text} onChange={(event) => editText(event.target.value)} placeholder={NOUNS[noun].placeholder} />
           <FormError message={problem?.message} issues={problem?.issues} />
-          {pending && <Notice tone="info">Validating and importing…</Notice>}
+          {plan && <ImportPlan plan={plan} />}
+          {pending && <Notice tone="info">{previewable && !plan ? "Validating and comparing…" : "Validating and importing…"}</Notice>}
           <div className="flex justify-end gap-2">
-            <Button variant="secondary" onClick={() => setOpen(false)} disabled={pending}>
+            <Button variant="secondary" onClick={close} disabled={pending}>
               Cancel
             </Button>
-            <Button onClick={submit} busy={pending} disabled={text.trim() === ""}>
-              {pending && <Spinner />}
-              Import
-            </Button>
+            {previewable && !plan ? (
+              <Button onClick={preview} busy={pending} disabled={text.trim() === ""}>
+                {pending && <Spinner />}
+                Preview changes
+              </Button>
+            ) : nothingToApply ? (
+              // Not a disabled Apply: the focus stays on the button the preview was asked with.
+              <Button onClick={close}>Done</Button>
+            ) : (
+              <Button onClick={submit} busy={pending} disabled={text.trim() === ""}>
+                {pending && <Spinner />}
+                {previewable ? "Apply import" : "Import"}
+              </Button>
+            )}
           </div>
+          {nothingToApply && <p className="text-right text-xs text-slate-600">Every endpoint is already as the document has it: nothing to apply.</p>}
         </div>
       </Dialog>
     </>

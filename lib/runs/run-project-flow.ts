@@ -3,6 +3,7 @@ import type { FlowContextInput } from "@/lib/flow/engine/context";
 import { runFlow, type FlowRunResult } from "@/lib/flow/engine/run-flow";
 import type { FlowStep } from "@/lib/flow/flow-definition";
 import type { ExecutionSource } from "@/lib/flow/execution-log/execution-log-entry";
+import type { SentResponse } from "@/lib/flow/execution-log/preview-response";
 import { writeExecutionLog } from "@/lib/flow/execution-log/write-execution-log";
 import { createProjectFlowServices } from "@/lib/flow-services/create-project-flow-services";
 import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
@@ -18,6 +19,8 @@ export interface RunLogFields {
   httpStatus: number | null;
   /** Why the run failed outside its steps; null stores the run's own error. */
   error: string | null;
+  /** The answer sent (endpoint calls and test runs); the log keeps a redacted, capped preview. */
+  response?: SentResponse;
 }
 
 export interface RunProjectFlowOptions<Answer extends RunLogFields = RunLogFields> {
@@ -53,6 +56,17 @@ export interface RunProjectFlowOptions<Answer extends RunLogFields = RunLogField
    * logged. Omitted when nobody waits for an answer (automations): status null, the run's own error.
    */
   answer?: (run: FlowRunResult | null, executionId: string) => Answer;
+}
+
+/** The end user's id as the log keeps it: text, or none (public and API-key calls have no user). */
+function endUserIdOf(user: FlowContextInput["user"]): string | null {
+  const id = user?.id;
+  return typeof id === "string" || typeof id === "number" ? String(id) : null;
+}
+
+function loggedRequest(request: RunProjectFlowOptions["request"], source: ExecutionSource, context: FlowContextInput) {
+  if (request === undefined) return source.type === "automation" ? { query: null, body: context.trigger } : null;
+  return request && { ...request, userId: endUserIdOf(context.user) };
 }
 
 const NO_CALLER: RunLogFields = Object.freeze({ httpStatus: null, error: null });
@@ -94,7 +108,8 @@ export async function runProjectFlow<Answer extends RunLogFields = RunLogFields>
     run,
     httpStatus: answer.httpStatus,
     error: answer.error ?? (run ? null : INVALID_FLOW_ERROR),
-    request: options.request !== undefined ? options.request : source.type === "automation" ? { query: null, body: context.trigger } : null,
+    request: loggedRequest(options.request, source, context),
+    response: answer.response ?? null,
   });
   if (options.log === "await") await written;
   else options.waitUntil(written);

@@ -220,13 +220,14 @@ describe("custom endpoints: management", () => {
       body: JSON.stringify(document),
     });
     expect(imported.status, await imported.clone().text()).toBe(200);
-    expect(await imported.json()).toEqual({ created: document.endpoints.length, updated: 0, secrets: { required: [], missing: [] } });
+    expect(await imported.json()).toMatchObject({ dryRun: false, created: document.endpoints.length, updated: 0, unchanged: 0, secrets: { required: [], missing: [] } });
     const again = await fetch(`${server.url}/api/projects/${target.projectId}/endpoints/import`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify(document),
     });
-    expect(await again.json()).toEqual({ created: 0, updated: document.endpoints.length, secrets: { required: [], missing: [] } });
+    // The same document again changes nothing: every endpoint is already as it says.
+    expect(await again.json()).toMatchObject({ created: 0, updated: 0, unchanged: document.endpoints.length, secrets: { required: [], missing: [] } });
     const copied = await fetch(`${server.url}/api/projects/${target.projectId}/fn/tickets-by-status`);
     expect(copied.status).toBe(200);
     expect(await copied.json()).toMatchObject({ open: 0, closed: 0 });

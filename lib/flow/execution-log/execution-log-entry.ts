@@ -1,6 +1,9 @@
 import type { FlowOutcome, StepStatus } from "@/lib/flow/engine/run-flow";
 import type { StepKind } from "@/lib/flow/steps/step-kind";
 import type { TriggerType } from "@/lib/automations/automation-definition";
+import type { ExecutionResponseLog } from "./preview-response";
+
+export type { ExecutionResponseLog } from "./preview-response";
 
 /** The customer-database collection that holds execution logs (they contain request data). */
 export const EXECUTIONS_COLLECTION = "_executions";
@@ -61,9 +64,15 @@ export interface ExecutionLogEntry {
   /**
    * What started the run, redacted, the body as a capped preview. An endpoint call or a test run
    * holds its query and JSON body; an automation run holds `query: null` and its trigger payload
-   * (the form submission, the record event, the schedule tick) as the body.
+   * (the form submission, the record event, the schedule tick) as the body. `userId`: the end
+   * user's id on end-user endpoints (a test run's sample user), so a replay can act as them again.
    */
-  request: { query: unknown; body: string | null } | null;
+  request: { query: unknown; body: string | null; userId?: string } | null;
+  /**
+   * What an endpoint call or a test run answered (preview-response.ts): status, content type and the
+   * owner's headers, and a body preview. Absent on automation runs and on entries logged before it was kept.
+   */
+  response?: ExecutionResponseLog;
   /** Set when characters the database cannot store were replaced (make-entry-storable.ts). */
   sanitized?: true;
   /** Why the stored entry differs from the run: what was replaced, or that only a summary was kept. */

@@ -74,6 +74,9 @@ function writeValue(writer: BoundedJsonWriter, input: unknown, depth: number): v
   writer.write("}");
 }
 
+/** The end of a preview that was cut at its cap (previewValue): the text before it is not the whole value. */
+export const CUT_PREVIEW_SUFFIX = /… \(cut at \d+ characters\)$/;
+
 /** A step output as the log shows it: redacted, serialised, capped at `maxChars`. */
 export function previewValue(value: unknown, maxChars = PREVIEW_MAX_CHARS): string | null {
   if (value === null || isSkipped(value)) return null;

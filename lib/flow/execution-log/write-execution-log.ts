@@ -5,6 +5,7 @@ import type { RecordStore } from "@/lib/records/record-store";
 import type { ExecutionLogEntry, ExecutionSource } from "./execution-log-entry";
 import { summarizeExecutionLogEntry } from "./summarize-execution-log-entry";
 import { previewValue } from "./preview";
+import { previewResponse, type SentResponse } from "./preview-response";
 import { redactSecrets } from "./redact";
 import { pruneExecutionsOccasionally } from "./prune-executions";
 import { queueExecutionLogEntry } from "./log-write-queue";
@@ -21,7 +22,9 @@ export interface WriteExecutionLogOptions {
   /** Why the run did not happen or failed outside a step (an invalid stored flow, a bad response header). */
   error?: string | null;
   /** Endpoints and test runs: the call's query and body; automations: `{ query: null, body: <trigger payload> }`. */
-  request?: { query: unknown; body: unknown } | null;
+  request?: { query: unknown; body: unknown; userId?: string | null } | null;
+  /** The answer sent to the caller (endpoint calls and test runs), kept as a redacted, capped preview. */
+  response?: SentResponse | null;
 }
 
 export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "store" | "projectId" | "retentionDays">): ExecutionLogEntry {
@@ -52,7 +55,14 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
       error: step.error,
       outputPreview: previewValue(step.output),
     })),
-    request: options.request ? { query: redactSecrets(options.request.query), body: previewValue(options.request.body) } : null,
+    request: options.request
+      ? {
+          query: redactSecrets(options.request.query),
+          body: previewValue(options.request.body),
+          ...(options.request.userId ? { userId: options.request.userId.slice(0, 200) } : {}),
+        }
+      : null,
+    ...(options.response ? { response: previewResponse(options.response) } : {}),
   };
 }
 
@@ -63,7 +73,7 @@ function buildEntryOrSummary(options: WriteExecutionLogOptions): ExecutionLogEnt
   } catch (error) {
     log.warn("execution log details could not be serialised: storing a summary", { executionId: options.executionId, error });
     const run = options.run ? { ...options.run, steps: [] } : null;
-    return summarizeExecutionLogEntry(buildExecutionLogEntry({ ...options, run, request: null }));
+    return summarizeExecutionLogEntry(buildExecutionLogEntry({ ...options, run, request: null, response: null }));
   }
 }
 

@@ -9,6 +9,7 @@ import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-e
 import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { Badge } from "@/components/ui/badge";
+import { ButtonLink } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -16,6 +17,7 @@ import { Notice } from "@/components/ui/form-error";
 import { PageHeader } from "@/components/ui/page-header";
 import { projectCrumbs } from "@/components/projects/project-crumbs";
 import { MethodBadge, OutcomeBadge, StepStatusBadge, formatDuration, formatRunTime } from "@/components/endpoints/status-badges";
+import { StepWaterfall } from "@/components/endpoints/step-waterfall";
 import { loadProject } from "../../load-project";
 
 type Params = { params: Promise<{ projectId: string; executionId: string }> };
@@ -30,6 +32,19 @@ function prettyText(text: string | null | undefined): string {
   } catch {
     return text;
   }
+}
+
+/**
+ * The editor that can replay this run (`?replay=`): its endpoint's or automation's, or a new
+ * endpoint's for a test run of an unsaved draft or a call of a deleted endpoint. None when the log
+ * kept no request, or the automation is gone (an automation's flow cannot be rebuilt from its runs).
+ */
+function replayEditorHref(options: { projectId: string; entry: ExecutionLogEntry; endpointId: string | null; automationId: string | null }): string | null {
+  const { projectId, entry } = options;
+  if (!entry.request) return null;
+  const replay = `?replay=${encodeURIComponent(entry.id)}`;
+  if (entry.source === "automation") return options.automationId ? `/projects/${projectId}/automations/${options.automationId}${replay}` : null;
+  return `/projects/${projectId}/endpoints/${options.endpointId ?? "new"}${replay}`;
 }
 
 export default async function ExecutionPage({ params }: Params) {
@@ -57,6 +72,7 @@ export default async function ExecutionPage({ params }: Params) {
   const automation = entry.automationId ? await getAutomationOrThrow({ projectId, automationId: entry.automationId }).catch(() => null) : null;
   const method = entry.method ?? endpoint?.method;
   const slug = entry.slug ?? endpoint?.slug;
+  const replayHref = replayEditorHref({ projectId, entry, endpointId: endpoint?.id ?? null, automationId: automation?.id ?? null });
 
   return (
     <>
@@ -69,6 +85,13 @@ export default async function ExecutionPage({ params }: Params) {
           </span>
         }
         description={formatRunTime(entry.startedAt)}
+        actions={
+          replayHref && (
+            <ButtonLink href={replayHref} variant="secondary" size="sm" title="Load this run's request into the editor's test panel (secrets stay masked)">
+              Open in editor
+            </ButtonLink>
+          )
+        }
       />
       <div className="space-y-6">
         <Card>
@@ -139,6 +162,16 @@ export default async function ExecutionPage({ params }: Params) {
             {entry.error && <p className="mt-4 rounded-md border border-rose-200 bg-rose-50 px-3 py-2 text-sm text-rose-800">{entry.error}</p>}
           </CardBody>
         </Card>
+
+        {entry.steps.length > 0 && (
+          <Card aria-labelledby="timeline-heading">
+            <CardHeader
+              title={<span id="timeline-heading">Timeline</span>}
+              description={`Each step's start and duration within the run's ${formatDuration(entry.durationMs)}; steps run one after another.`}
+            />
+            <StepWaterfall steps={entry.steps} totalMs={entry.durationMs} />
+          </Card>
+        )}
 
         <Card aria-labelledby="steps-heading">
           <CardHeader title={<span id="steps-heading">Steps</span>} description="Outputs are previews: redacted (secrets masked) and capped." />
@@ -213,7 +246,59 @@ export default async function ExecutionPage({ params }: Params) {
             )}
           </CardBody>
         </Card>
+
+        {entry.source !== "automation" && <ResponseCard entry={entry} />}
       </div>
     </>
+  );
+}
+
+/** The answer the caller got, as the log kept it (entries logged before responses were kept have none). */
+function ResponseCard({ entry }: { entry: ExecutionLogEntry }) {
+  const response = entry.response;
+  const headers = response ? Object.entries(response.headers) : [];
+  return (
+    <Card aria-labelledby="response-heading">
+      <CardHeader
+        title={<span id="response-heading">Response</span>}
+        description={response ? "As sent, without the headers the platform adds to every answer (CORS, caching, rate limits, security); secrets masked, capped." : undefined}
+      />
+      <CardBody>
+        {response ? (
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Status</h3>
+              <p className="mt-1 font-mono text-sm text-slate-900">{response.status}</p>
+              <h3 className="mt-4 text-xs font-medium uppercase tracking-wide text-slate-600">Headers</h3>
+              <dl className="mt-1 space-y-1 font-mono text-xs">
+                {headers.map(([name, value]) => (
+                  <div key={name} className="flex flex-wrap gap-x-2">
+                    <dt className="text-slate-600">{name}:</dt>
+                    <dd className="break-all text-slate-900">{value}</dd>
+                  </div>
+                ))}
+              </dl>
+              {response.headersCapped && <p className="mt-2 text-xs text-slate-600">Some headers were cut or left out to keep the log small.</p>}
+            </div>
+            <div>
+              <h3 className="text-xs font-medium uppercase tracking-wide text-slate-600">Body</h3>
+              {response.body ? (
+                <CodeBlock label="Response body" className="mt-1 max-h-72 rounded-md bg-slate-50 px-3 py-2 text-slate-800 ring-1 ring-slate-200 ring-inset">
+                  {prettyText(response.body)}
+                </CodeBlock>
+              ) : (
+                <p className="mt-1 text-sm text-slate-600">
+                  <Badge>empty</Badge>
+                </p>
+              )}
+            </div>
+          </div>
+        ) : (
+          <p className="text-sm text-slate-600">
+            {entry.httpStatus !== null ? `Answered ${entry.httpStatus}; this run was logged before responses were kept.` : "No response was recorded for this run."}
+          </p>
+        )}
+      </CardBody>
+    </Card>
   );
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { Notice } from "@/components/ui/form-error";
 import { PageHeader } from "@/components/ui/page-header";
 import { AutomationTabs } from "@/components/automations/automation-tabs";
 import { RunAgainButton } from "@/components/automations/run-again-button";
@@ -29,32 +28,29 @@ export default async function AutomationRunsPage({ params, searchParams }: Props
     <>
       <PageHeader crumbs={crumbs} title={automation.name} description={<TriggerBadge trigger={automation.trigger} />} />
       <AutomationTabs projectId={projectId} automationId={automation.id} form={automation.trigger.type === "form"} active="runs" />
-      {result.ok ? (
-        <ExecutionList
-          projectId={projectId}
-          path={`/projects/${projectId}/automations/${automation.id}/runs`}
-          entries={result.entries}
-          nextBefore={result.nextBefore}
-          filters={result.filters}
-          endpointLabels={result.endpointLabels}
-          variant="automation"
-          emptyDescription={`Every run of this automation is logged here step by step, newest first, for ${loaded.project.logRetentionDays} days.`}
-          actions={(entry) => {
-            const replay = replays.get(entry.id);
-            if (!replay) return null;
-            return (
-              <RunAgainButton
-                projectId={projectId}
-                label={`run of ${formatRunTime(entry.startedAt)}`}
-                disabledReason={replay.ok ? null : replay.reason}
-                action={runAutomationAgainAction.bind(null, projectId, automation.id, entry.id)}
-              />
-            );
-          }}
-        />
-      ) : (
-        <Notice tone="warning">{result.message}</Notice>
-      )}
+      <ExecutionList
+        projectId={projectId}
+        path={`/projects/${projectId}/automations/${automation.id}/runs`}
+        entries={result.ok ? result.entries : []}
+        nextBefore={result.ok ? result.nextBefore : null}
+        filters={result.filters}
+        endpointLabels={result.endpointLabels}
+        problem={result.ok ? undefined : result.message}
+        variant="automation"
+        emptyDescription={`Every run of this automation is logged here step by step, newest first, for ${loaded.project.logRetentionDays} days.`}
+        actions={(entry) => {
+          const replay = replays.get(entry.id);
+          if (!replay) return null;
+          return (
+            <RunAgainButton
+              projectId={projectId}
+              label={`run of ${formatRunTime(entry.startedAt)}`}
+              disabledReason={replay.ok ? null : replay.reason}
+              action={runAutomationAgainAction.bind(null, projectId, automation.id, entry.id)}
+            />
+          );
+        }}
+      />
     </>
   );
 }

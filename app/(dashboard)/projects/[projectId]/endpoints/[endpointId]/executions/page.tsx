@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { Notice } from "@/components/ui/form-error";
 import { PageHeader } from "@/components/ui/page-header";
 import { EndpointTabs } from "@/components/endpoints/endpoint-tabs";
 import { ExecutionList } from "@/components/endpoints/execution-list";
@@ -32,18 +31,15 @@ export default async function EndpointExecutionsPage({ params, searchParams }: P
         description="Calls and test runs of this endpoint, newest first."
       />
       <EndpointTabs projectId={projectId} endpointId={endpoint.id} active="executions" />
-      {result.ok ? (
-        <ExecutionList
-          projectId={projectId}
-          path={`/projects/${projectId}/endpoints/${endpoint.id}/executions`}
-          entries={result.entries}
-          nextBefore={result.nextBefore}
-          filters={result.filters}
-          endpointLabels={result.endpointLabels}
-        />
-      ) : (
-        <Notice tone="warning">{result.message}</Notice>
-      )}
+      <ExecutionList
+        projectId={projectId}
+        path={`/projects/${projectId}/endpoints/${endpoint.id}/executions`}
+        entries={result.ok ? result.entries : []}
+        nextBefore={result.ok ? result.nextBefore : null}
+        filters={result.filters}
+        endpointLabels={result.endpointLabels}
+        problem={result.ok ? undefined : result.message}
+      />
     </>
   );
 }

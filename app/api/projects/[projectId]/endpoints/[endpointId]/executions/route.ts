@@ -3,7 +3,7 @@ import { getEndpointOrThrow } from "@/lib/endpoints/get-endpoint-or-throw";
 import { listExecutions } from "@/lib/flow/execution-log/list-executions";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 
-/** The endpoint's execution log, newest first: `?outcome=failed&source=endpoint&limit=20&before=exe_…`. */
+/** The endpoint's calls and test runs, newest first: `?outcome=&source=&status=404|4xx&from=&to=&limit=20&before=exe_…` (list-executions.ts). */
 export const GET = withProjectAuth<{ projectId: string; endpointId: string }>(
   async ({ request, project, params }) => {
     await getEndpointOrThrow({ projectId: project.id, endpointId: params.endpointId });
