@@ -4,6 +4,7 @@ import { createProject, createWorkspace, screenshot, signUp, uniqueEmail } from 
 
 async function createRecord(page: Page, projectId: string, values: Record<string, unknown>): Promise<void> {
   await page.goto(`/projects/${projectId}/records/tickets/new`);
+  await page.getByRole("button", { name: "Edit as JSON" }).click();
   await page.getByLabel("Field values (JSON)").fill(JSON.stringify(values));
   await page.getByRole("button", { name: "Create record" }).click();
   await expect(page).toHaveURL(/\/records\/tickets\/rec_/);
@@ -133,14 +134,24 @@ test("endpoint builder: a GET endpoint with a query and a transform, test-run, s
   const exported = JSON.parse(readFileSync((await download.path())!, "utf8")) as { format: string; endpoints: { slug: string }[] };
   expect(exported.format).toBe("flowpoint.endpoints");
   expect(exported.endpoints.map((endpoint) => endpoint.slug)).toEqual(["open-tickets"]);
-  // Importing it back replaces the endpoint with the same method and slug; an invalid document changes nothing.
+  // Importing previews the plan first: an invalid document changes nothing; the export as it is
+  // changes nothing either; a renamed copy replaces the endpoint with the same method and slug.
   await page.getByRole("button", { name: "Import" }).click();
   const importDialog = page.getByRole("dialog", { name: "Import endpoints" });
   await importDialog.getByLabel("Export document").fill(JSON.stringify({ endpoints: [{ name: "Broken", method: "GET", slug: "Not A Slug" }] }));
-  await importDialog.getByRole("button", { name: "Import" }).click();
+  await importDialog.getByRole("button", { name: "Preview changes" }).click();
   await expect(importDialog.getByRole("alert")).toContainText("endpoints.0.slug");
   await importDialog.getByLabel("Export document").fill(JSON.stringify(exported));
-  await importDialog.getByRole("button", { name: "Import" }).click();
+  await importDialog.getByRole("button", { name: "Preview changes" }).click();
+  await expect(importDialog.getByRole("status")).toHaveText("0 to create, 0 to replace, 1 unchanged.");
+  await expect(importDialog.getByText("nothing to apply")).toBeVisible();
+  await expect(importDialog.getByRole("button", { name: "Done" })).toBeFocused();
+  const renamed = { ...exported, endpoints: exported.endpoints.map((endpoint) => ({ ...endpoint, name: "Open tickets (imported)" })) };
+  await importDialog.getByLabel("Export document").fill(JSON.stringify(renamed));
+  await importDialog.getByRole("button", { name: "Preview changes" }).click();
+  await expect(importDialog.getByRole("list", { name: "Endpoints in the document" })).toContainText("Changes: name");
+  await screenshot(page, "55b-endpoints-import-preview");
+  await importDialog.getByRole("button", { name: "Apply import" }).click();
   await expect(page.getByRole("status").filter({ hasText: "Imported: 0 created, 1 replaced." })).toBeVisible();
 
   // The log: the endpoint's tab lists the call and the test runs; the detail shows every step.
@@ -160,14 +171,37 @@ test("endpoint builder: a GET endpoint with a query and a transform, test-run, s
   await expect(page.getByRole("listitem", { name: "Step 2" })).toContainText("Transform");
   await screenshot(page, "57-execution-detail");
 
-  // The project-wide log filters by outcome.
+  // The project-wide log filters by outcome and status code (state in the URL), and opens a run by its id.
+  const executionId = page.url().split("/").at(-1)!;
   await nav.getByRole("link", { name: "Executions" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Executions" })).toBeVisible();
-  await page.getByRole("navigation", { name: "Filter by outcome" }).getByRole("link", { name: "Failed" }).click();
+  const filters = page.getByRole("form", { name: "Filter runs" });
+  await filters.getByLabel("Outcome").selectOption("failed");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/outcome=failed/);
   await expect(page.getByText("No runs match")).toBeVisible();
-  await page.getByRole("navigation", { name: "Filter by outcome" }).getByRole("link", { name: "Completed" }).click();
+  await filters.getByLabel("Outcome").selectOption("completed");
+  await filters.getByLabel("Status code").fill("2xx");
+  await filters.getByRole("button", { name: "Apply filters" }).click();
   await expect(page.getByRole("row").filter({ hasText: "/open-tickets" }).first()).toBeVisible();
   await screenshot(page, "58-executions");
+  await page.getByRole("search", { name: "Find a run by its execution id" }).getByLabel("Execution id").fill(executionId);
+  await page.getByRole("button", { name: "Open run" }).click();
+  await expect(page).toHaveURL(new RegExp(`/executions/${executionId}$`));
+  await expect(page.getByRole("figure")).toContainText("Query records");
+
+  // Replay: the run opens in its endpoint's editor with its request in the test panel, beside the flow.
+  await page.getByRole("link", { name: "Open in editor" }).click();
+  await expect(page).toHaveURL(new RegExp(`/endpoints/ep_[0-9a-z]+\\?replay=${executionId}$`));
+  const testPanel = page.getByRole("region", { name: "Test the draft" });
+  await expect(testPanel.getByRole("status").filter({ hasText: `Loaded the request of the call ${executionId}` })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Save endpoint" })).toHaveAttribute("aria-keyshortcuts", "Control+S Meta+S");
+  await testPanel.getByRole("button", { name: "Run test" }).click();
+  await expect(testPanel.getByRole("region", { name: "Test run result" })).toContainText("Answered 200");
+  // Each step's output also sits on its own card.
+  await expect(page.getByRole("group", { name: "Step 2" })).toContainText("Last test run");
+  await expect(page.getByRole("group", { name: "Step 2" }).getByLabel("Output of step 2 in the last test run")).toContainText('"count": 2');
+  await screenshot(page, "58b-endpoint-replay");
 });
 
 test("endpoint builder: a POST intake with a condition, a create step and an email; the condition stops a bad request", async ({ page }) => {

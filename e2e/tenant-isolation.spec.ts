@@ -350,6 +350,18 @@ test("every dashboard page with another workspace's ids is the not-found page an
       expectNoLeak(await rsc.text(), `${label} (RSC)`);
     }
   }
+  // A replay of A's run in B's own editors: B's log does not hold it, so nothing of it is loaded.
+  for (const path of [
+    `/projects/${b.projectId}/endpoints/${b.endpointId}?replay=${a.executionId}`,
+    `/projects/${b.projectId}/endpoints/new?replay=${a.executionId}`,
+    `/projects/${b.projectId}/automations/${b.automationId}?replay=${a.executionId}`,
+  ]) {
+    const response = await b.page.goto(path);
+    expect(response!.status(), path).toBe(200);
+    await expect(b.page.getByText(`No run ${a.executionId} in this project's log`), path).toBeVisible();
+    expectNoLeak(await b.page.content(), path);
+    visited.push(`${path} (replay)`);
+  }
   // The owner does see them: the test is not passing for a wrong reason.
   for (const pattern of patterns.filter((p) => p.includes("["))) {
     const response = await a.page.request.get(concretePath(pattern, idsOf(a)));
@@ -582,6 +594,14 @@ test("every server action with another workspace's ids is refused and changes no
       calls: [
         [A.projectId, A.schema, A.recordId],
         [B.projectId, B.schema, A.recordId],
+      ],
+    },
+    searchRecordChoicesAction: {
+      page: `${bProject}/records/${B.schema}/new`,
+      calls: [
+        [A.projectId, A.schema, ""],
+        [A.projectId, A.schema, A.recordId],
+        [B.projectId, A.schema, A.recordId],
       ],
     },
     createSchemaAction: { page: `${bProject}/schemas/new`, calls: [[A.projectId, schemaDraft]] },

@@ -1,8 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useImperativeHandle, useState, useTransition, type Ref } from "react";
 import type { TriggerType } from "@/lib/automations/automation-definition";
+import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormError, Notice } from "@/components/ui/form-error";
@@ -10,6 +11,8 @@ import { Spinner } from "@/components/ui/spinner";
 import type { ActionResult } from "@/lib/http/action-result";
 import { FieldShell, Textarea, describedBy } from "@/components/endpoints/form-controls";
 import { messageAt } from "@/components/endpoints/issues";
+import { ShortcutHint, shortcutProps } from "@/components/endpoints/editor-shell";
+import { ReplayNotice } from "@/components/endpoints/test-run-panel";
 
 /** A payload shaped like what the trigger would give, so a manual run exercises the same templates. */
 const SAMPLE_PAYLOADS: Record<TriggerType, string> = {
@@ -31,20 +34,35 @@ export function parsePayload(text: string): { ok: true; payload: Record<string, 
   }
 }
 
+/** What the editor can do to the panel: queue a run (the Ctrl+Enter shortcut). */
+export interface RunNowPanelHandle {
+  run: () => void;
+}
+
 /**
  * Run now: queues a manual run of the saved automation (enabled or not) with a JSON payload the
  * flow reads as {{trigger.…}}, and links to the run's log. The run is real, which the panel says.
+ * A replay (`?replay=<executionId>`) starts it with a logged run's trigger payload.
  */
 export function RunNowPanel({
   projectId,
   triggerType,
   run,
+  replay,
+  replayProblem,
+  unsavedChanges = false,
+  ref,
 }: {
   projectId: string;
   triggerType: TriggerType;
   run: (payload: Record<string, unknown>) => Promise<ActionResult<{ executionId: string }>>;
+  replay?: ReplayRequest | null;
+  replayProblem?: ReplayProblem | null;
+  /** The editor beside the panel holds changes not saved yet, which a run would not use. */
+  unsavedChanges?: boolean;
+  ref?: Ref<RunNowPanelHandle>;
 }) {
-  const [text, setText] = useState(SAMPLE_PAYLOADS[triggerType]);
+  const [text, setText] = useState(replay?.bodyText ?? SAMPLE_PAYLOADS[triggerType]);
   const [problem, setProblem] = useState<{ field?: string; message?: string; issues: string[] }>();
   const [queued, setQueued] = useState<string>();
   const [pending, startTransition] = useTransition();
@@ -68,6 +86,8 @@ export function RunNowPanel({
     });
   }
 
+  useImperativeHandle(ref, () => ({ run: () => (pending ? undefined : start()) }));
+
   const hint = "Read by the flow as {{trigger.…}}. At most 100 KB.";
   return (
     <Card aria-labelledby="run-now-heading">
@@ -85,6 +105,8 @@ export function RunNowPanel({
             used: save first.
           </p>
         </div>
+        {replay && <ReplayNotice projectId={projectId} replay={replay} loaded="payload" />}
+        {replayProblem && <Notice tone="warning">{replayProblem.message}</Notice>}
         <FieldShell id="run-payload" label="Payload (JSON)" error={problem?.field} hint={hint}>
           <Textarea
             id="run-payload"
@@ -106,8 +128,10 @@ export function RunNowPanel({
             (it appears once the run has finished).
           </Notice>
         )}
-        <div className="flex justify-end">
-          <Button onClick={start} busy={pending}>
+        <div className="flex items-center justify-end gap-3">
+          {unsavedChanges && <p className="mr-auto text-xs text-amber-900">The editor has unsaved changes: this run uses the saved version.</p>}
+          <ShortcutHint shortcut="run" />
+          <Button onClick={start} busy={pending} {...shortcutProps("run")}>
             {pending && <Spinner />}
             Run now
           </Button>

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState, useTransition } from "react";
+import { useMemo, useRef, useState, useTransition } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import {
   ENDPOINT_AUTH_MODES,
@@ -12,24 +12,32 @@ import {
   type ResponseContentType,
 } from "@/lib/endpoints/endpoint-definition";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
-import { Button } from "@/components/ui/button";
+import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
+import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/copy-button";
-import { FormError, Notice } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
 import type { ActionResult } from "@/lib/http/action-result";
 import { canCache, newEndpointDraft, toEndpointInput, type EndpointDraft, type StepDraft } from "./endpoint-draft";
 import { Checkbox, FieldShell, Textarea, describedBy } from "./form-controls";
+import { draftStorageKey, hasShapeOf } from "./draft-persistence";
+import { EditorSaveBar, EditorWorkbench, RestoreDraftBanner, useEditorShortcuts, useStoredDraft, useUnsavedChangesGuard } from "./editor-shell";
+import type { StepRunResult } from "./step-run-result";
+import { checkReportsByKey } from "./last-test-run";
+import { hasLiveIssues, liveEndpointIssues, withLiveIssues } from "./live-checks";
+import { SlugSuggestion } from "./live-previews";
+import { useFocusFirstMarkedField } from "./use-focus-first-marked-field";
+import { TemplateTextarea } from "./template-field";
+import { FlowTemplatesProvider, TemplatePositionProvider, testOutputsOf, toTemplateContextStep, type FlowTemplateSource } from "./template-scope";
 import { issuesUnder, messageAt, unplacedIssues } from "./issues";
 import { KeyValueRows } from "./key-value-rows";
 import { AUTH_MODE_LABELS } from "./status-badges";
 import { isStepListIssue, placeStepIssues, StepListEditor, stepIssuePath } from "./step-list-editor";
 import type { EditorSchema } from "./step-settings";
-import { TestRunPanel, type TestRunRequest } from "./test-run-panel";
+import { TestRunPanel, type TestRunPanelHandle, type TestRunRequest } from "./test-run-panel";
 
 export interface EndpointEditorActions {
-  save: (input: unknown) => Promise<ActionResult<{ id?: string; version?: number }>>;
+  save: (input: unknown) => Promise<ActionResult<{ id?: string; version?: number; warnings?: TemplateWarning[] }>>;
   testRun: (input: { endpoint: unknown; body: unknown; query: unknown; user: unknown; endpointId: string | null }) => Promise<ActionResult<TestRunResult>>;
 }
 
@@ -43,6 +51,10 @@ const CACHE_CHOICES = [
   { seconds: 1800, label: "30 minutes" },
   { seconds: 3600, label: "1 hour" },
 ];
+
+function isEndpointDraft(value: unknown): value is EndpointDraft {
+  return hasShapeOf(value, newEndpointDraft()) && hasShapeOf((value as EndpointDraft).response, newEndpointDraft().response);
+}
 
 const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response"]);
 
@@ -59,6 +71,8 @@ export function EndpointEditor({
   schemas,
   emailTemplates,
   actions,
+  replay,
+  replayProblem,
 }: {
   projectId: string;
   /** The saved endpoint being edited, or null for a new one. */
@@ -69,20 +83,43 @@ export function EndpointEditor({
   schemas: readonly EditorSchema[];
   emailTemplates: readonly string[];
   actions: EndpointEditorActions;
+  /** A logged run's request to start the test panel with (`?replay=<executionId>`). */
+  replay?: ReplayRequest | null;
+  replayProblem?: ReplayProblem | null;
 }) {
   const router = useRouter();
-  const [draft, setDraft] = useState<EndpointDraft>(() => initial ?? newEndpointDraft());
+  /** The definition as last saved: the draft is compared with it (unsaved changes) and stored while it differs. */
+  const [saved, setSaved] = useState<EndpointDraft>(() => initial ?? newEndpointDraft());
+  const [draft, setDraft] = useState<EndpointDraft>(saved);
+  const [lastRun, setLastRun] = useState<Record<string, StepRunResult>>();
+  const testPanel = useRef<TestRunPanelHandle>(null);
+  const stored = useStoredDraft({ storageKey: draftStorageKey("endpoint", projectId, endpointId), draft, saved, toInput: toEndpointInput, isDraft: isEndpointDraft });
+  useUnsavedChangesGuard(stored.dirty);
   const [issues, setIssues] = useState<ErrorIssue[]>([]);
   const [error, setError] = useState<string>();
   const [notice, setNotice] = useState<string>();
+  const [warnings, setWarnings] = useState<TemplateWarning[]>([]);
+  const [lastTest, setLastTest] = useState<Pick<FlowTemplateSource, "testOutputs" | "testRequest" | "testChecks">>({});
+  const focusFirstMarkedField = useFocusFirstMarkedField();
   const [pending, startTransition] = useTransition();
+  const templateSource = useMemo<FlowTemplateSource>(
+    () => ({
+      steps: draft.steps.map(toTemplateContextStep),
+      schemas,
+      owner: { kind: "endpoint", auth: draft.auth, authSchema: draft.authSchema || null },
+      ...lastTest,
+    }),
+    [draft.steps, draft.auth, draft.authSchema, schemas, lastTest],
+  );
 
   function change(patch: Partial<EndpointDraft>) {
     setNotice(undefined);
+    setWarnings([]);
     setDraft((current) => ({ ...current, ...patch }));
   }
   function changeResponse(patch: Partial<EndpointDraft["response"]>) {
     setNotice(undefined);
+    setWarnings([]);
     setDraft((current) => ({ ...current, response: { ...current.response, ...patch } }));
   }
   function setSteps(update: (steps: StepDraft[]) => StepDraft[]) {
@@ -99,17 +136,29 @@ export function EndpointEditor({
 
   function save() {
     const keys = draft.steps.map((step) => step.key);
+    const savedDraft = draft;
     const input = toEndpointInput(draft);
     setError(undefined);
     setNotice(undefined);
+    setWarnings([]);
+    if (hasLiveIssues(draft)) {
+      // The same schemas as the server's: it would refuse this draft, so say so where the problem is.
+      setError("Fix the marked fields before saving.");
+      focusFirstMarkedField();
+      return;
+    }
     startTransition(async () => {
       const result = await actions.save(input);
       if (!result.ok) {
         setError(result.error);
         setIssues(placeIssues(result.issues, keys));
+        focusFirstMarkedField();
         return;
       }
       setIssues([]);
+      setWarnings(result.data.warnings ?? []);
+      setSaved(savedDraft);
+      stored.discardOffer();
       if (!endpointId && result.data.id) {
         router.push(`/projects/${projectId}/endpoints/${result.data.id}`);
         return;
@@ -121,18 +170,51 @@ export function EndpointEditor({
   async function testRun(request: TestRunRequest) {
     const keys = draft.steps.map((step) => step.key);
     const result = await actions.testRun({ endpoint: toEndpointInput(draft), ...request, endpointId });
-    if (result.ok) setIssues([]);
-    else
+    if (result.ok) {
+      setIssues([]);
+      setLastTest({
+        testOutputs: testOutputsOf(result.data.steps),
+        testRequest: { body: request.body, query: request.query, user: request.user },
+        testChecks: checkReportsByKey(result.data.steps, draft.steps),
+      });
+      // By key, so each result stays on its step's card when steps are moved afterwards.
+      const byKey: Record<string, StepRunResult> = {};
+      for (const step of result.data.steps) {
+        const key = keys[step.index];
+        if (key) byKey[key] = step;
+      }
+      setLastRun(byKey);
+    } else {
       setIssues(
         placeIssues(
           result.issues.filter((issue) => issue.path.startsWith("endpoint")),
           keys,
         ),
       );
+      if (result.issues.some((issue) => issue.path.startsWith("endpoint"))) focusFirstMarkedField();
+    }
     return result;
   }
 
-  const top = (path: string) => messageAt(issues, path);
+  useEditorShortcuts({
+    save: () => {
+      if (!pending) save();
+    },
+    run: () => testPanel.current?.run(),
+  });
+
+  function restoreStoredDraft() {
+    const restored = stored.takeOffer();
+    if (!restored) return;
+    setDraft(restored);
+    setIssues([]);
+    setNotice(undefined);
+    setWarnings([]);
+    setLastRun(undefined);
+  }
+
+  const shownIssues = withLiveIssues(issues, liveEndpointIssues(draft));
+  const top = (path: string) => messageAt(shownIssues, path);
   const unplaced = unplacedIssues(
     issues.filter((issue) => !isStepListIssue(issue)),
     PLACED_TOP,
@@ -146,244 +228,273 @@ export function EndpointEditor({
 
   return (
     <div className="space-y-6">
-      <Card>
-        <CardHeader title="Route" />
-        <CardBody className="space-y-4">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FieldShell id="endpoint-name" label="Name" error={top("name")}>
-              <Input id="endpoint-name" value={draft.name} onChange={(event) => change({ name: event.target.value })} placeholder="Open tickets" invalid={Boolean(top("name"))} />
-            </FieldShell>
-            <FieldShell id="endpoint-group" label="Group" error={top("group")} hint="Optional: endpoints are listed in sections by group.">
-              <Input id="endpoint-group" value={draft.group} onChange={(event) => change({ group: event.target.value })} placeholder="Tickets" invalid={Boolean(top("group"))} />
-            </FieldShell>
-          </div>
-          <div className="grid gap-4 sm:grid-cols-[9rem_1fr]">
-            <FieldShell id="endpoint-method" label="Method" error={top("method")}>
-              <Select id="endpoint-method" value={draft.method} onChange={(event) => change({ method: event.target.value as EndpointMethod })}>
-                {ENDPOINT_METHODS.map((method) => (
-                  <option key={method} value={method}>
-                    {method}
-                  </option>
-                ))}
-              </Select>
-            </FieldShell>
-            <FieldShell id="endpoint-slug" label="Slug" error={top("slug")} hint="Lowercase letters, digits and dashes. The same slug may exist once per method.">
-              <Input
-                id="endpoint-slug"
-                value={draft.slug}
-                onChange={(event) => change({ slug: event.target.value })}
-                placeholder="open-tickets"
-                className="font-mono"
-                autoComplete="off"
-                invalid={Boolean(top("slug"))}
-              />
-            </FieldShell>
-          </div>
-          <div className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2">
-            <span className="shrink-0 font-mono text-xs font-semibold text-slate-600">{draft.method}</span>
-            <code data-testid="invocation-url" className="min-w-0 flex-1 truncate font-mono text-sm text-slate-800">
-              {url}
-            </code>
-            <CopyButton value={url} label="Copy URL" disabled={!draft.slug.trim()} />
-          </div>
-          <Checkbox id="endpoint-enabled" label="Enabled" hint="A disabled endpoint answers 404." checked={draft.enabled} onChange={(enabled) => change({ enabled })} />
-        </CardBody>
-      </Card>
-
-      <Card>
-        <CardHeader title="Who may call it" />
-        <CardBody className="space-y-5">
-          <fieldset>
-            <legend className="sr-only">Who may call it</legend>
-            <div className="grid gap-2 sm:grid-cols-3">
-              {ENDPOINT_AUTH_MODES.map((mode) => (
-                <label
-                  key={mode}
-                  className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${draft.auth === mode ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}
-                >
-                  <input
-                    type="radio"
-                    name="endpoint-auth"
-                    value={mode}
-                    checked={draft.auth === mode}
-                    onChange={() => change({ auth: mode as EndpointAuthMode })}
-                    className="mt-0.5 accent-indigo-600"
-                  />
-                  <span>
-                    <span className="font-medium text-slate-900">{AUTH_MODE_LABELS[mode].label}</span>
-                    <span className="block text-xs text-slate-500">{AUTH_MODE_LABELS[mode].description}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            {top("auth") && <p className="mt-1 text-sm text-rose-700">{top("auth")}</p>}
-          </fieldset>
-          {draft.auth === "end_user" && (
-            <FieldShell
-              id="endpoint-auth-schema"
-              label="Auth schema"
-              error={top("authSchema")}
-              hint={authSchemas.length === 0 ? "This project has no auth schema yet: create one under Schemas (kind Auth)." : "Tokens from this schema's login are accepted."}
-            >
-              <Select
-                id="endpoint-auth-schema"
-                value={draft.authSchema}
-                onChange={(event) => change({ authSchema: event.target.value })}
-                invalid={Boolean(top("authSchema"))}
-                className="max-w-sm font-mono"
-              >
-                <option value="">Choose an auth schema…</option>
-                {authSchemas.map((schema) => (
-                  <option key={schema.name} value={schema.name}>
-                    {schema.name}
-                  </option>
-                ))}
-                {draft.authSchema && !authSchemas.some((schema) => schema.name === draft.authSchema) && <option value={draft.authSchema}>{draft.authSchema}</option>}
-              </Select>
-            </FieldShell>
-          )}
-          <div className="grid gap-4 sm:grid-cols-2">
-            <FieldShell
-              id="endpoint-origins"
-              label="Allowed browser origins"
-              error={top("allowedOrigins")}
-              hint="One per line, such as https://shop.example, or * for any. Empty: no cross-origin browser calls (servers can always call)."
-            >
-              <Textarea
-                id="endpoint-origins"
-                rows={3}
-                mono
-                value={draft.allowedOrigins}
-                onChange={(event) => change({ allowedOrigins: event.target.value })}
-                placeholder="https://shop.example"
-                invalid={Boolean(top("allowedOrigins"))}
-                aria-describedby={describedBy("endpoint-origins", true, top("allowedOrigins"))}
-              />
-            </FieldShell>
-            <FieldShell
-              id="endpoint-cache"
-              label="Cache responses for"
-              error={top("cacheSeconds")}
-              hint={
-                cacheable
-                  ? "Repeated calls with the same query string are answered from the cache. Saving or disabling clears it."
-                  : "Only public GET endpoints can cache responses."
-              }
-            >
-              <Select
-                id="endpoint-cache"
-                value={cacheable ? draft.cacheSeconds : 0}
-                disabled={!cacheable}
-                onChange={(event) => change({ cacheSeconds: Number(event.target.value) })}
-              >
-                {cacheChoices.map((choice) => (
-                  <option key={choice.seconds} value={choice.seconds}>
-                    {choice.label}
-                  </option>
-                ))}
-              </Select>
-            </FieldShell>
-          </div>
-        </CardBody>
-      </Card>
-
-      <StepListEditor
-        steps={draft.steps}
-        setSteps={setSteps}
-        issues={issues}
-        schemas={schemas}
-        emailTemplates={emailTemplates}
-        onStepEdited={() => setNotice(undefined)}
-        onStepRemoved={dropStepIssues}
-        emptyText="No steps yet: the endpoint answers its response template as it is."
-        description={
+      <RestoreDraftBanner offer={stored.offer} noun="endpoint" onRestore={restoreStoredDraft} onDiscard={stored.discardOffer} />
+      <EditorWorkbench
+        flowLabel="Endpoint definition"
+        sideLabel="Test the draft"
+        side={<TestRunPanel ref={testPanel} projectId={projectId} endUser={draft.auth === "end_user"} run={testRun} replay={replay} replayProblem={replayProblem} />}
+        flow={
           <>
-            Run top to bottom. Templates read <code className="font-mono text-xs">{"{{body.…}}"}</code>, <code className="font-mono text-xs">{"{{query.…}}"}</code>,{" "}
-            <code className="font-mono text-xs">{"{{user.…}}"}</code> and earlier outputs as <code className="font-mono text-xs">{"{{steps.<name>}}"}</code>.
+            <Card>
+              <CardHeader title="Route" />
+              <CardBody className="space-y-4">
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <FieldShell id="endpoint-name" label="Name" error={top("name")}>
+                    <Input
+                      id="endpoint-name"
+                      value={draft.name}
+                      onChange={(event) => change({ name: event.target.value })}
+                      placeholder="Open tickets"
+                      invalid={Boolean(top("name"))}
+                    />
+                  </FieldShell>
+                  <FieldShell id="endpoint-group" label="Group" error={top("group")} hint="Optional: endpoints are listed in sections by group.">
+                    <Input
+                      id="endpoint-group"
+                      value={draft.group}
+                      onChange={(event) => change({ group: event.target.value })}
+                      placeholder="Tickets"
+                      invalid={Boolean(top("group"))}
+                    />
+                  </FieldShell>
+                </div>
+                <div className="grid gap-4 sm:grid-cols-[9rem_1fr]">
+                  <FieldShell id="endpoint-method" label="Method" error={top("method")}>
+                    <Select id="endpoint-method" value={draft.method} onChange={(event) => change({ method: event.target.value as EndpointMethod })}>
+                      {ENDPOINT_METHODS.map((method) => (
+                        <option key={method} value={method}>
+                          {method}
+                        </option>
+                      ))}
+                    </Select>
+                  </FieldShell>
+                  <FieldShell
+                    id="endpoint-slug"
+                    label="Slug"
+                    error={top("slug")}
+                    footer={<SlugSuggestion slug={draft.slug} onUse={(slug) => change({ slug })} />}
+                    hint="Lowercase letters, digits and dashes. The same slug may exist once per method."
+                  >
+                    <Input
+                      id="endpoint-slug"
+                      value={draft.slug}
+                      onChange={(event) => change({ slug: event.target.value })}
+                      placeholder="open-tickets"
+                      className="font-mono"
+                      autoComplete="off"
+                      invalid={Boolean(top("slug"))}
+                    />
+                  </FieldShell>
+                </div>
+                <div className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2">
+                  <span className="shrink-0 font-mono text-xs font-semibold text-slate-600">{draft.method}</span>
+                  <code data-testid="invocation-url" className="min-w-0 flex-1 truncate font-mono text-sm text-slate-800">
+                    {url}
+                  </code>
+                  <CopyButton value={url} label="Copy URL" disabled={!draft.slug.trim()} />
+                </div>
+                <Checkbox id="endpoint-enabled" label="Enabled" hint="A disabled endpoint answers 404." checked={draft.enabled} onChange={(enabled) => change({ enabled })} />
+              </CardBody>
+            </Card>
+
+            <Card>
+              <CardHeader title="Who may call it" />
+              <CardBody className="space-y-5">
+                <fieldset>
+                  <legend className="sr-only">Who may call it</legend>
+                  <div className="grid gap-2 sm:grid-cols-3">
+                    {ENDPOINT_AUTH_MODES.map((mode) => (
+                      <label
+                        key={mode}
+                        className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${draft.auth === mode ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}
+                      >
+                        <input
+                          type="radio"
+                          name="endpoint-auth"
+                          value={mode}
+                          checked={draft.auth === mode}
+                          onChange={() => change({ auth: mode as EndpointAuthMode })}
+                          className="mt-0.5 accent-indigo-600"
+                        />
+                        <span>
+                          <span className="font-medium text-slate-900">{AUTH_MODE_LABELS[mode].label}</span>
+                          <span className="block text-xs text-slate-500">{AUTH_MODE_LABELS[mode].description}</span>
+                        </span>
+                      </label>
+                    ))}
+                  </div>
+                  {top("auth") && <p className="mt-1 text-sm text-rose-700">{top("auth")}</p>}
+                </fieldset>
+                {draft.auth === "end_user" && (
+                  <FieldShell
+                    id="endpoint-auth-schema"
+                    label="Auth schema"
+                    error={top("authSchema")}
+                    hint={authSchemas.length === 0 ? "This project has no auth schema yet: create one under Schemas (kind Auth)." : "Tokens from this schema's login are accepted."}
+                  >
+                    <Select
+                      id="endpoint-auth-schema"
+                      value={draft.authSchema}
+                      onChange={(event) => change({ authSchema: event.target.value })}
+                      invalid={Boolean(top("authSchema"))}
+                      className="max-w-sm font-mono"
+                    >
+                      <option value="">Choose an auth schema…</option>
+                      {authSchemas.map((schema) => (
+                        <option key={schema.name} value={schema.name}>
+                          {schema.name}
+                        </option>
+                      ))}
+                      {draft.authSchema && !authSchemas.some((schema) => schema.name === draft.authSchema) && <option value={draft.authSchema}>{draft.authSchema}</option>}
+                    </Select>
+                  </FieldShell>
+                )}
+                <div className="grid gap-4 sm:grid-cols-2">
+                  <FieldShell
+                    id="endpoint-origins"
+                    label="Allowed browser origins"
+                    error={top("allowedOrigins")}
+                    hint="One per line, such as https://shop.example, or * for any. Empty: no cross-origin browser calls (servers can always call)."
+                  >
+                    <Textarea
+                      id="endpoint-origins"
+                      rows={3}
+                      mono
+                      value={draft.allowedOrigins}
+                      onChange={(event) => change({ allowedOrigins: event.target.value })}
+                      placeholder="https://shop.example"
+                      invalid={Boolean(top("allowedOrigins"))}
+                      aria-describedby={describedBy("endpoint-origins", true, top("allowedOrigins"))}
+                    />
+                  </FieldShell>
+                  <FieldShell
+                    id="endpoint-cache"
+                    label="Cache responses for"
+                    error={top("cacheSeconds")}
+                    hint={
+                      cacheable
+                        ? "Repeated calls with the same query string are answered from the cache. Saving or disabling clears it."
+                        : "Only public GET endpoints can cache responses."
+                    }
+                  >
+                    <Select
+                      id="endpoint-cache"
+                      value={cacheable ? draft.cacheSeconds : 0}
+                      disabled={!cacheable}
+                      onChange={(event) => change({ cacheSeconds: Number(event.target.value) })}
+                    >
+                      {cacheChoices.map((choice) => (
+                        <option key={choice.seconds} value={choice.seconds}>
+                          {choice.label}
+                        </option>
+                      ))}
+                    </Select>
+                  </FieldShell>
+                </div>
+              </CardBody>
+            </Card>
+
+            <FlowTemplatesProvider source={templateSource}>
+              <StepListEditor
+                steps={draft.steps}
+                setSteps={setSteps}
+                issues={issues}
+                schemas={schemas}
+                emailTemplates={emailTemplates}
+                onStepEdited={() => {
+                  setNotice(undefined);
+                  setWarnings([]);
+                }}
+                onStepRemoved={dropStepIssues}
+                lastRun={lastRun}
+                emptyText="No steps yet: the endpoint answers its response template as it is."
+                description={
+                  <>
+                    Run top to bottom. Templates read <code className="font-mono text-xs">{"{{body.…}}"}</code>, <code className="font-mono text-xs">{"{{query.…}}"}</code>,{" "}
+                    <code className="font-mono text-xs">{"{{user.…}}"}</code> and earlier outputs as <code className="font-mono text-xs">{"{{steps.<name>}}"}</code>. Type{" "}
+                    <kbd className="font-mono text-xs">{"{{"}</kbd> in a template field for suggestions.
+                  </>
+                }
+              />
+
+              <Card>
+                <CardHeader title="Response" description="Rendered against the final context. A body of exactly {{steps.<name>}} serves that output as it is." />
+                <CardBody className="space-y-4">
+                  <TemplatePositionProvider at="response">
+                    <div className="grid gap-4 sm:grid-cols-[9rem_16rem]">
+                      <FieldShell id="response-status" label="Status" error={top("response.status")}>
+                        <Input
+                          id="response-status"
+                          type="number"
+                          min={200}
+                          max={599}
+                          value={draft.response.status}
+                          onChange={(event) => changeResponse({ status: event.target.value })}
+                          invalid={Boolean(top("response.status"))}
+                        />
+                      </FieldShell>
+                      <FieldShell id="response-content-type" label="Content type" error={top("response.contentType")}>
+                        <Select
+                          id="response-content-type"
+                          value={draft.response.contentType}
+                          onChange={(event) => changeResponse({ contentType: event.target.value as ResponseContentType })}
+                        >
+                          {RESPONSE_CONTENT_TYPES.map((type) => (
+                            <option key={type} value={type}>
+                              {type}
+                            </option>
+                          ))}
+                        </Select>
+                      </FieldShell>
+                    </div>
+                    <FieldShell
+                      id="response-body"
+                      label="Body template"
+                      error={top("response.body")}
+                      hint={draft.response.contentType === "application/json" ? "Served as JSON when the rendered text is JSON, else as a string." : "Served verbatim."}
+                    >
+                      <TemplateTextarea
+                        id="response-body"
+                        rows={5}
+                        mono
+                        value={draft.response.body}
+                        onValueChange={(body) => changeResponse({ body })}
+                        placeholder='{"count": {{steps.tickets.length}}, "data": {{steps.tickets}}}'
+                        invalid={Boolean(top("response.body"))}
+                      />
+                    </FieldShell>
+                    <KeyValueRows
+                      id="response-headers"
+                      legend="Extra headers"
+                      hint="Values are templates. set-cookie and CORS headers cannot be set."
+                      rows={draft.response.headers}
+                      onChange={(headers) => changeResponse({ headers })}
+                      issues={issuesUnder(shownIssues, "response.headers")}
+                      nameLabel="Header"
+                      valueLabel="Header value"
+                      namePlaceholder="X-Total"
+                      valuePlaceholder="{{steps.tickets.length}}"
+                      addLabel="Add header"
+                    />
+                  </TemplatePositionProvider>
+                </CardBody>
+              </Card>
+            </FlowTemplatesProvider>
+
+            <EditorSaveBar
+              error={error}
+              unplacedIssues={unplaced}
+              notice={notice}
+              warnings={warnings}
+              issueCount={issues.length}
+              idleText={endpointId ? "Changes apply to callers as soon as you save." : "Nothing is live until you save."}
+              saveLabel={endpointId ? "Save endpoint" : "Create endpoint"}
+              pending={pending}
+              onSave={save}
+            />
           </>
         }
       />
-
-      <Card>
-        <CardHeader title="Response" description="Rendered against the final context. A body of exactly {{steps.<name>}} serves that output as it is." />
-        <CardBody className="space-y-4">
-          <div className="grid gap-4 sm:grid-cols-[9rem_16rem]">
-            <FieldShell id="response-status" label="Status" error={top("response.status")}>
-              <Input
-                id="response-status"
-                type="number"
-                min={200}
-                max={599}
-                value={draft.response.status}
-                onChange={(event) => changeResponse({ status: event.target.value })}
-                invalid={Boolean(top("response.status"))}
-              />
-            </FieldShell>
-            <FieldShell id="response-content-type" label="Content type" error={top("response.contentType")}>
-              <Select
-                id="response-content-type"
-                value={draft.response.contentType}
-                onChange={(event) => changeResponse({ contentType: event.target.value as ResponseContentType })}
-              >
-                {RESPONSE_CONTENT_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {type}
-                  </option>
-                ))}
-              </Select>
-            </FieldShell>
-          </div>
-          <FieldShell
-            id="response-body"
-            label="Body template"
-            error={top("response.body")}
-            hint={draft.response.contentType === "application/json" ? "Served as JSON when the rendered text is JSON, else as a string." : "Served verbatim."}
-          >
-            <Textarea
-              id="response-body"
-              rows={5}
-              mono
-              value={draft.response.body}
-              onChange={(event) => changeResponse({ body: event.target.value })}
-              placeholder='{"count": {{steps.tickets.length}}, "data": {{steps.tickets}}}'
-              invalid={Boolean(top("response.body"))}
-            />
-          </FieldShell>
-          <KeyValueRows
-            id="response-headers"
-            legend="Extra headers"
-            hint="Values are templates. set-cookie and CORS headers cannot be set."
-            rows={draft.response.headers}
-            onChange={(headers) => changeResponse({ headers })}
-            issues={issuesUnder(issues, "response.headers")}
-            nameLabel="Header"
-            valueLabel="Header value"
-            namePlaceholder="X-Total"
-            valuePlaceholder="{{steps.tickets.length}}"
-            addLabel="Add header"
-          />
-        </CardBody>
-      </Card>
-
-      <div className="rounded-xl border border-slate-200 bg-white px-5 py-4 shadow-sm">
-        <FormError message={error} issues={unplaced} className="mb-3" />
-        {notice && <Notice className="mb-3">{notice}</Notice>}
-        <div className="flex items-center justify-between gap-3">
-          <p className="text-xs text-slate-500">
-            {issues.length > 0
-              ? `${issues.length === 1 ? "1 problem" : `${issues.length} problems`} marked in red.`
-              : endpointId
-                ? "Changes apply to callers as soon as you save."
-                : "Nothing is live until you save."}
-          </p>
-          <Button onClick={save} busy={pending}>
-            {pending && <Spinner />}
-            {endpointId ? "Save endpoint" : "Create endpoint"}
-          </Button>
-        </div>
-      </div>
-
-      <TestRunPanel projectId={projectId} endUser={draft.auth === "end_user"} run={testRun} />
     </div>
   );
 }

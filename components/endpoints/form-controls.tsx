@@ -1,4 +1,4 @@
-import type { ReactNode, TextareaHTMLAttributes } from "react";
+import { cloneElement, isValidElement, type ReactNode, type TextareaHTMLAttributes } from "react";
 import { cn } from "@/components/ui/cn";
 import { Label } from "@/components/ui/label";
 import { FieldError } from "@/components/ui/form-error";
@@ -23,7 +23,10 @@ export function Textarea({ className, invalid, mono, ...props }: TextareaHTMLAtt
   );
 }
 
-/** A label above a control, a hint under it (hidden while there is an error) and the error. */
+/**
+ * A label above a control, a hint under it (hidden while there is an error) and the error. A single
+ * control child with the same id that names no descriptions itself is described by the hint or error.
+ */
 export function FieldShell({
   id,
   label,
@@ -31,6 +34,7 @@ export function FieldShell({
   error,
   children,
   className,
+  footer,
 }: {
   id: string;
   label: ReactNode;
@@ -38,19 +42,29 @@ export function FieldShell({
   error?: string;
   children: ReactNode;
   className?: string;
+  /** Shown under the error, such as a suggested fix. */
+  footer?: ReactNode;
 }) {
   return (
     <div className={className}>
       <Label htmlFor={id}>{label}</Label>
-      <div className="mt-1">{children}</div>
+      <div className="mt-1">{describeControl(id, children, hint, error)}</div>
       {hint && !error && (
         <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
           {hint}
         </p>
       )}
       <FieldError id={`${id}-error`} message={error} />
+      {footer}
     </div>
   );
+}
+
+function describeControl(id: string, children: ReactNode, hint: unknown, error: unknown): ReactNode {
+  if (!isValidElement<{ id?: string; "aria-describedby"?: string }>(children)) return children;
+  if (children.props.id !== id || children.props["aria-describedby"] !== undefined) return children;
+  const ids = describedBy(id, hint, error);
+  return ids === undefined ? children : cloneElement(children, { "aria-describedby": ids });
 }
 
 /** The aria-describedby of a control inside FieldShell. */

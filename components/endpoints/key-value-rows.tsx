@@ -7,11 +7,13 @@ import { Input, Select } from "@/components/ui/input";
 import { IconButton, TrashIcon } from "./form-controls";
 import { newRow, type RowDraft } from "./endpoint-draft";
 import { messageAt } from "./issues";
+import { TemplateInput } from "./template-field";
 
 /**
  * Name → template rows: response and request headers, record field values. Errors come from the
  * issues at `<name>` (the service reports `headers.X-Id`); when `nameOptions` is given (the fields
- * of a schema) the name is chosen from them.
+ * of a schema) the name is chosen from them. Values are template fields (autocomplete and
+ * placeholder warnings inside a flow editor).
  */
 export function KeyValueRows({
   id,
@@ -60,7 +62,14 @@ export function KeyValueRows({
                       {`${nameLabel} ${index + 1}`}
                     </label>
                     {nameOptions ? (
-                      <Select id={`${rowId}-name`} value={row.name} onChange={(event) => set(row.key, { name: event.target.value })} invalid={Boolean(error)} className="font-mono">
+                      <Select
+                        id={`${rowId}-name`}
+                        value={row.name}
+                        onChange={(event) => set(row.key, { name: event.target.value })}
+                        invalid={Boolean(error)}
+                        aria-describedby={error ? `${rowId}-error` : undefined}
+                        className="font-mono"
+                      >
                         <option value="">Choose a field…</option>
                         {nameOptions.map((option) => (
                           <option key={option} value={option}>
@@ -76,6 +85,7 @@ export function KeyValueRows({
                         onChange={(event) => set(row.key, { name: event.target.value })}
                         placeholder={namePlaceholder}
                         invalid={Boolean(error)}
+                        aria-describedby={error ? `${rowId}-error` : undefined}
                         className="font-mono"
                         autoComplete="off"
                       />
@@ -85,13 +95,12 @@ export function KeyValueRows({
                     <label htmlFor={`${rowId}-value`} className="sr-only">
                       {`${valueLabel} ${index + 1}`}
                     </label>
-                    <Input
+                    <TemplateInput
                       id={`${rowId}-value`}
                       value={row.value}
-                      onChange={(event) => set(row.key, { value: event.target.value })}
+                      onValueChange={(value) => set(row.key, { value })}
                       placeholder={valuePlaceholder}
                       className="font-mono"
-                      autoComplete="off"
                     />
                   </div>
                   <div className="pt-1">

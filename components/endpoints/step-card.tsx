@@ -9,6 +9,8 @@ import { ArrowDownIcon, ArrowUpIcon, Checkbox, FieldShell, IconButton, TrashIcon
 import { KINDS_WITHOUT_OUTPUT, type StepDraft } from "./endpoint-draft";
 import { messageAt, unplacedIssues } from "./issues";
 import { StepSettings, type EditorSchema } from "./step-settings";
+import { StepRunResultView, type StepRunResult } from "./step-run-result";
+import { TemplatePositionProvider } from "./template-scope";
 
 const COMMON_KEYS = ["name", "enabled", "continueOnError", "type"];
 
@@ -23,6 +25,7 @@ export function StepCard({
   onChange,
   onMove,
   onRemove,
+  lastRun,
 }: {
   step: StepDraft;
   index: number;
@@ -34,6 +37,8 @@ export function StepCard({
   onChange: (patch: Partial<StepDraft>) => void;
   onMove: (by: -1 | 1) => void;
   onRemove: () => void;
+  /** This step's result in the editor's last test run, when there was one. */
+  lastRun?: StepRunResult;
 }) {
   const definition = STEP_DEFINITIONS[step.type];
   const known = new Set([...COMMON_KEYS, ...Object.keys(definition.settings.shape)]);
@@ -94,9 +99,12 @@ export function StepCard({
             <div className="flex flex-wrap gap-x-6 gap-y-2 pb-6">{toggles}</div>
           </div>
         )}
-        <StepSettings step={step} onChange={onChange} issues={issues} schemas={schemas} emailTemplates={emailTemplates} />
+        <TemplatePositionProvider at={index}>
+          <StepSettings step={step} onChange={onChange} issues={issues} schemas={schemas} emailTemplates={emailTemplates} />
+        </TemplatePositionProvider>
         <FormError issues={unplaced} />
       </div>
+      {lastRun && <StepRunResultView stepNumber={index + 1} result={lastRun} />}
     </fieldset>
   );
 }

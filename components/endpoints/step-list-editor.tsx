@@ -11,8 +11,10 @@ import { FormError } from "@/components/ui/form-error";
 import { Select } from "@/components/ui/input";
 import { newStepDraft, type StepDraft } from "./endpoint-draft";
 import { capitalize, issuesUnder } from "./issues";
+import { liveStepIssues, withLiveIssues } from "./live-checks";
 import { StepCard } from "./step-card";
 import type { EditorSchema } from "./step-settings";
+import type { StepRunResult } from "./step-run-result";
 
 /**
  * Editors keep the issues of a step under the step's key (`@<key>.expression`) rather than its
@@ -54,6 +56,7 @@ export function StepListEditor({
   emptyText,
   onStepEdited,
   onStepRemoved,
+  lastRun,
 }: {
   steps: readonly StepDraft[];
   /** Applies a change to the current steps (a functional update, so quick successive edits compose). */
@@ -68,6 +71,8 @@ export function StepListEditor({
   onStepEdited?: () => void;
   /** Called with the key of a removed step, so the editor can drop its issues. */
   onStepRemoved?: (key: string) => void;
+  /** The last test run's result of each step, by step key (keys follow steps that moved since). */
+  lastRun?: Readonly<Record<string, StepRunResult>>;
 }) {
   const [newKind, setNewKind] = useState<StepKind>("query");
 
@@ -110,12 +115,13 @@ export function StepListEditor({
             step={step}
             index={index}
             count={steps.length}
-            issues={issuesUnder(issues, stepIssuePath(step.key))}
+            issues={withLiveIssues(issuesUnder(issues, stepIssuePath(step.key)), liveStepIssues(step))}
             schemas={schemas}
             emailTemplates={emailTemplates}
             onChange={(patch) => changeStep(step.key, patch)}
             onMove={(by) => moveStep(index, by)}
             onRemove={() => removeStep(step.key)}
+            lastRun={lastRun?.[step.key]}
           />
         ))}
         {stepsIssue && <FormError message={capitalize(stepsIssue)} />}

@@ -15,6 +15,10 @@ import { Checkbox, FieldShell, IconButton, Textarea, TrashIcon, describedBy } fr
 import { newKey, type CheckDraft, type StepDraft } from "./endpoint-draft";
 import { issuesUnder, messageAt } from "./issues";
 import { KeyValueRows } from "./key-value-rows";
+import { TemplateInput, TemplateTextarea } from "./template-field";
+import { outboundHostWarning } from "./live-checks";
+import { CheckVerdict, FieldWarning, TransformPreview } from "./live-previews";
+import { useLastRunCheckReport } from "./template-scope";
 import { unindexedQueryFields } from "@/lib/flow/steps/shared/unindexed-query-fields";
 
 /** A schema as the endpoint editor needs it: pickers for schemas, fields and relation fields, and which fields have indexes. */
@@ -104,12 +108,12 @@ function FiltersInput({ props, required }: { props: SettingsProps; required?: bo
     : "One field=value per line; records must match all of them. Empty: every record.";
   return (
     <FieldShell id={id("filters")} label="Filters" error={error("filters")} hint={hint}>
-      <Textarea
+      <TemplateTextarea
         id={id("filters")}
         rows={3}
         mono
         value={text("filters")}
-        onChange={(event) => set("filters", event.target.value)}
+        onValueChange={(value) => set("filters", value)}
         placeholder={"status=open\nauthor={{user.id}}"}
         invalid={Boolean(error("filters"))}
         aria-describedby={describedBy(id("filters"), hint, error("filters"))}
@@ -215,18 +219,21 @@ function TransformSettings(props: SettingsProps) {
     </>
   );
   return (
-    <FieldShell id={id("expression")} label="Expression" error={error("expression")} hint={hint}>
-      <Textarea
-        id={id("expression")}
-        rows={4}
-        mono
-        value={text("expression")}
-        onChange={(event) => set("expression", event.target.value)}
-        placeholder="{open: length(steps.query1[?status=='open']), total: length(steps.query1)}"
-        invalid={Boolean(error("expression"))}
-        aria-describedby={describedBy(id("expression"), hint, error("expression"))}
-      />
-    </FieldShell>
+    <div>
+      <FieldShell id={id("expression")} label="Expression" error={error("expression")} hint={hint}>
+        <Textarea
+          id={id("expression")}
+          rows={4}
+          mono
+          value={text("expression")}
+          onChange={(event) => set("expression", event.target.value)}
+          placeholder="{open: length(steps.query1[?status=='open']), total: length(steps.query1)}"
+          invalid={Boolean(error("expression"))}
+          aria-describedby={describedBy(id("expression"), hint, error("expression"))}
+        />
+      </FieldShell>
+      <TransformPreview id={id("expression-preview")} expression={text("expression")} />
+    </div>
   );
 }
 
@@ -256,10 +263,10 @@ function ConditionSettings(props: SettingsProps) {
           />
         </FieldShell>
         <FieldShell id={id("stopBody")} label="Stop body" error={error("stopBody")} hint='Default {"error":"condition not met"}.'>
-          <Input
+          <TemplateInput
             id={id("stopBody")}
             value={text("stopBody")}
-            onChange={(event) => set("stopBody", event.target.value)}
+            onValueChange={(value) => set("stopBody", value)}
             placeholder='{"error": "status is required"}'
             className="font-mono"
             invalid={Boolean(error("stopBody"))}
@@ -303,52 +310,56 @@ export function ConditionChecks({
           const checkId = `${idPrefix}-${check.key}`;
           return (
             <div key={check.key}>
-              <div className="flex items-start gap-2">
-                <div className="min-w-0 flex-1">
-                  <label htmlFor={`${checkId}-left`} className="sr-only">{`Check ${index + 1} left side`}</label>
-                  <Input
-                    id={`${checkId}-left`}
-                    value={check.left}
-                    onChange={(event) => updateCheck(check.key, { left: event.target.value })}
-                    placeholder={leftPlaceholder}
-                    className="font-mono"
-                    invalid={Boolean(messageAt(checkIssues, "left"))}
-                  />
+              <CheckRow checkKey={check.key} checkId={checkId}>
+                <div className="flex items-start gap-2">
+                  <div className="min-w-0 flex-1">
+                    <label htmlFor={`${checkId}-left`} className="sr-only">{`Check ${index + 1} left side`}</label>
+                    <TemplateInput
+                      id={`${checkId}-left`}
+                      value={check.left}
+                      onValueChange={(left) => updateCheck(check.key, { left })}
+                      placeholder={leftPlaceholder}
+                      className="font-mono"
+                      invalid={Boolean(messageAt(checkIssues, "left"))}
+                      aria-describedby={checkIssues.length > 0 ? `${checkId}-error` : undefined}
+                    />
+                  </div>
+                  <div className="w-44 shrink-0">
+                    <label htmlFor={`${checkId}-operator`} className="sr-only">{`Check ${index + 1} operator`}</label>
+                    <Select id={`${checkId}-operator`} value={check.operator} onChange={(event) => updateCheck(check.key, { operator: event.target.value as ConditionOperator })}>
+                      {CONDITION_OPERATORS.map((operator) => (
+                        <option key={operator} value={operator}>
+                          {OPERATOR_LABELS[operator]}
+                        </option>
+                      ))}
+                    </Select>
+                  </div>
+                  <div className="min-w-0 flex-1">
+                    {!unary && (
+                      <>
+                        <label htmlFor={`${checkId}-right`} className="sr-only">{`Check ${index + 1} right side`}</label>
+                        <TemplateInput
+                          id={`${checkId}-right`}
+                          value={check.right}
+                          onValueChange={(right) => updateCheck(check.key, { right })}
+                          placeholder="open"
+                          className="font-mono"
+                          invalid={Boolean(messageAt(checkIssues, "right"))}
+                          aria-describedby={checkIssues.length > 0 ? `${checkId}-error` : undefined}
+                        />
+                      </>
+                    )}
+                  </div>
+                  <div className="pt-1">
+                    <IconButton label={`Remove check ${index + 1}`} tone="danger" onClick={() => onChange(checks.filter((candidate) => candidate.key !== check.key))}>
+                      <TrashIcon />
+                    </IconButton>
+                  </div>
                 </div>
-                <div className="w-44 shrink-0">
-                  <label htmlFor={`${checkId}-operator`} className="sr-only">{`Check ${index + 1} operator`}</label>
-                  <Select id={`${checkId}-operator`} value={check.operator} onChange={(event) => updateCheck(check.key, { operator: event.target.value as ConditionOperator })}>
-                    {CONDITION_OPERATORS.map((operator) => (
-                      <option key={operator} value={operator}>
-                        {OPERATOR_LABELS[operator]}
-                      </option>
-                    ))}
-                  </Select>
-                </div>
-                <div className="min-w-0 flex-1">
-                  {!unary && (
-                    <>
-                      <label htmlFor={`${checkId}-right`} className="sr-only">{`Check ${index + 1} right side`}</label>
-                      <Input
-                        id={`${checkId}-right`}
-                        value={check.right}
-                        onChange={(event) => updateCheck(check.key, { right: event.target.value })}
-                        placeholder="open"
-                        className="font-mono"
-                        invalid={Boolean(messageAt(checkIssues, "right"))}
-                      />
-                    </>
-                  )}
-                </div>
-                <div className="pt-1">
-                  <IconButton label={`Remove check ${index + 1}`} tone="danger" onClick={() => onChange(checks.filter((candidate) => candidate.key !== check.key))}>
-                    <TrashIcon />
-                  </IconButton>
-                </div>
-              </div>
-              {checkIssues.length > 0 && (
-                <FieldError id={`${checkId}-error`} message={checkIssues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ")} />
-              )}
+                {checkIssues.length > 0 && (
+                  <FieldError id={`${checkId}-error`} message={checkIssues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join("; ")} />
+                )}
+              </CheckRow>
             </div>
           );
         })}
@@ -364,6 +375,37 @@ export function ConditionChecks({
         + Add check
       </Button>
     </fieldset>
+  );
+}
+
+/** A check's row with, under it, how the last test run decided that check (when it ran). */
+function CheckRow({ checkKey, checkId, children }: { checkKey: string; checkId: string; children: ReactNode }) {
+  const report = useLastRunCheckReport(checkKey);
+  return (
+    <>
+      {children}
+      {report && <CheckVerdict id={`${checkId}-verdict`} report={report} />}
+    </>
+  );
+}
+
+/** The URL field of an outbound step: the schema's errors, and a warning for a host the outbound guard refuses. */
+function OutboundUrlField({ props, hint, placeholder }: { props: SettingsProps; hint: string; placeholder: string }) {
+  const { text, set, id, error } = useSetting(props);
+  const warning = outboundHostWarning(text("url"));
+  return (
+    <FieldShell id={id("url")} label="URL" error={error("url")} hint={hint}>
+      <TemplateInput
+        id={id("url")}
+        value={text("url")}
+        onValueChange={(value) => set("url", value)}
+        placeholder={placeholder}
+        className="font-mono"
+        invalid={Boolean(error("url"))}
+        aria-describedby={[describedBy(id("url"), hint, error("url")), warning ? id("url-warning") : null].filter(Boolean).join(" ") || undefined}
+      />
+      <FieldWarning id={id("url-warning")} message={warning} />
+    </FieldShell>
   );
 }
 
@@ -428,31 +470,21 @@ function HttpSettings(props: SettingsProps) {
             ))}
           </Select>
         </FieldShell>
-        <FieldShell
-          id={id("url")}
-          label="URL"
-          error={error("url")}
+        <OutboundUrlField
+          props={props}
           hint="Placeholders are allowed; the output is {status, ok, body}. Private addresses are blocked. Keys go in {{secrets.NAME}} (project settings → Secrets)."
-        >
-          <Input
-            id={id("url")}
-            value={text("url")}
-            onChange={(event) => set("url", event.target.value)}
-            placeholder="https://api.example.com/items/{{body.id}}"
-            className="font-mono"
-            invalid={Boolean(error("url"))}
-          />
-        </FieldShell>
+          placeholder="https://api.example.com/items/{{body.id}}"
+        />
       </div>
       <HeadersRows {...props} />
       {method !== "GET" || text("body") !== "" ? (
         <FieldShell id={id("body")} label="Body" error={error("body")} hint="A template; JSON unless you set another content-type header.">
-          <Textarea
+          <TemplateTextarea
             id={id("body")}
             rows={4}
             mono
             value={text("body")}
-            onChange={(event) => set("body", event.target.value)}
+            onValueChange={(value) => set("body", value)}
             placeholder='{"title": "{{body.title}}"}'
             invalid={Boolean(error("body"))}
           />
@@ -468,24 +500,15 @@ function WebhookSettings(props: SettingsProps) {
   const { text, set, id, error } = useSetting(props);
   return (
     <div className="space-y-4">
-      <FieldShell id={id("url")} label="URL" error={error("url")} hint="Receives a POST; the reply is not awaited or captured.">
-        <Input
-          id={id("url")}
-          value={text("url")}
-          onChange={(event) => set("url", event.target.value)}
-          placeholder="https://hooks.example.com/new-ticket"
-          className="font-mono"
-          invalid={Boolean(error("url"))}
-        />
-      </FieldShell>
+      <OutboundUrlField props={props} hint="Receives a POST; the reply is not awaited or captured." placeholder="https://hooks.example.com/new-ticket" />
       <HeadersRows {...props} />
       <FieldShell id={id("body")} label="Body" error={error("body")} hint="Empty: the whole trigger payload as JSON.">
-        <Textarea
+        <TemplateTextarea
           id={id("body")}
           rows={4}
           mono
           value={text("body")}
-          onChange={(event) => set("body", event.target.value)}
+          onValueChange={(value) => set("body", value)}
           placeholder='{"ticket": {{steps.create1}}}'
           invalid={Boolean(error("body"))}
         />
@@ -501,10 +524,10 @@ function EmailSettings(props: SettingsProps) {
     <div className="space-y-4">
       <div className="grid gap-4 sm:grid-cols-2">
         <FieldShell id={id("to")} label="To" error={error("to")} hint="Addresses separated by commas; placeholders allowed.">
-          <Input
+          <TemplateInput
             id={id("to")}
             value={text("to")}
-            onChange={(event) => set("to", event.target.value)}
+            onValueChange={(value) => set("to", value)}
             placeholder="{{body.email}}"
             className="font-mono"
             invalid={Boolean(error("to"))}
@@ -526,10 +549,10 @@ function EmailSettings(props: SettingsProps) {
         <>
           <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
             <FieldShell id={id("subject")} label="Subject" error={error("subject")}>
-              <Input
+              <TemplateInput
                 id={id("subject")}
                 value={text("subject")}
-                onChange={(event) => set("subject", event.target.value)}
+                onValueChange={(value) => set("subject", value)}
                 placeholder="Thanks, {{body.name}}"
                 invalid={Boolean(error("subject"))}
               />
@@ -542,11 +565,11 @@ function EmailSettings(props: SettingsProps) {
             </FieldShell>
           </div>
           <FieldShell id={id("body")} label="Body" error={error("body")} hint={text("format") === "html" ? "Values placed into HTML are escaped." : undefined}>
-            <Textarea
+            <TemplateTextarea
               id={id("body")}
               rows={5}
               value={text("body")}
-              onChange={(event) => set("body", event.target.value)}
+              onValueChange={(value) => set("body", value)}
               placeholder={"Hello {{body.name}},\n\nWe received your request."}
               invalid={Boolean(error("body"))}
             />

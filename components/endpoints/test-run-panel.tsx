@@ -1,19 +1,22 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useImperativeHandle, useState, useTransition, type Ref } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
+import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
 import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { FormError } from "@/components/ui/form-error";
+import { FormError, Notice } from "@/components/ui/form-error";
 import { Input } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
 import { FieldShell, Textarea } from "./form-controls";
 import { messageAt } from "./issues";
-import { OutcomeBadge, StepStatusBadge, formatDuration } from "./status-badges";
+import { OutcomeBadge, StepStatusBadge, formatDuration, formatRunTime } from "./status-badges";
+import { ShortcutHint, shortcutProps } from "./editor-shell";
+import { prettyOutput } from "./step-run-result";
 
 export interface TestRunRequest {
   body: Record<string, unknown>;
@@ -44,19 +47,69 @@ function parseObject(text: string, what: string): { ok: true; value: Record<stri
   }
 }
 
-function pretty(value: unknown): string {
-  if (typeof value === "string") return value;
-  return JSON.stringify(value, null, 2) ?? "null";
+/** What the editor can do to the panel: start a run (the Ctrl+Enter shortcut). */
+export interface TestRunPanelHandle {
+  run: () => void;
+}
+
+const SAMPLE_USER = '{\n  "id": "sample-user",\n  "email": "ada@example.com"\n}';
+
+/** What a replay says about what it loaded: where from, and what the log could not keep as it was. */
+export function ReplayNotice({
+  projectId,
+  replay,
+  userLoaded = false,
+  loaded = "request",
+}: {
+  projectId: string;
+  replay: ReplayRequest;
+  userLoaded?: boolean;
+  loaded?: "request" | "payload";
+}) {
+  const what = replay.source === "automation" ? "automation run" : replay.source === "test_run" ? "test run" : "call";
+  return (
+    <Notice tone={replay.bodyCut || replay.masked || replay.sanitized ? "warning" : "info"}>
+      <p>
+        Loaded the {loaded === "payload" ? "payload" : "request"} of the {what}{" "}
+        <Link href={`/projects/${projectId}/executions/${replay.executionId}`} className="font-mono text-xs underline underline-offset-2">
+          {replay.executionId}
+        </Link>{" "}
+        ({formatRunTime(replay.startedAt)}) as the log kept it.
+      </p>
+      <ul className="mt-1 list-disc space-y-0.5 pl-5">
+        {replay.masked && <li>Secret values stay masked ([redacted], [secret:…]): replace them with test values before running.</li>}
+        {replay.bodyCut && <li>The log kept only the start of the body (it was cut at its size cap): complete it, or the run is refused as not valid JSON.</li>}
+        {replay.sanitized && <li>Characters the log could not store were replaced.</li>}
+        {userLoaded && <li>The log keeps only the end user&apos;s id; add the profile fields the flow reads.</li>}
+      </ul>
+    </Notice>
+  );
 }
 
 /**
  * Runs the editor's draft against a sample request and shows what each step did and what the
- * caller would get. The run is real, which the panel says before anything else.
+ * caller would get. The run is real, which the panel says before anything else. A replay
+ * (`?replay=<executionId>`) starts it with a logged run's request instead of the samples.
  */
-export function TestRunPanel({ projectId, endUser, run }: { projectId: string; endUser: boolean; run: (request: TestRunRequest) => Promise<TestRunAnswer> }) {
-  const [bodyText, setBodyText] = useState("{}");
-  const [queryText, setQueryText] = useState("");
-  const [userText, setUserText] = useState('{\n  "id": "sample-user",\n  "email": "ada@example.com"\n}');
+export function TestRunPanel({
+  projectId,
+  endUser,
+  run,
+  replay,
+  replayProblem,
+  ref,
+}: {
+  projectId: string;
+  endUser: boolean;
+  run: (request: TestRunRequest) => Promise<TestRunAnswer>;
+  replay?: ReplayRequest | null;
+  replayProblem?: ReplayProblem | null;
+  ref?: Ref<TestRunPanelHandle>;
+}) {
+  const userLoaded = Boolean(replay?.userId) && endUser;
+  const [bodyText, setBodyText] = useState(replay?.bodyText ?? "{}");
+  const [queryText, setQueryText] = useState(replay?.queryText ?? "");
+  const [userText, setUserText] = useState(userLoaded ? JSON.stringify({ id: replay?.userId }, null, 2) : SAMPLE_USER);
   const [problem, setProblem] = useState<{ message: string; issues: ErrorIssue[] }>();
   const [result, setResult] = useState<TestRunResult>();
   const [pending, startTransition] = useTransition();
@@ -80,6 +133,8 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
     });
   }
 
+  useImperativeHandle(ref, () => ({ run: () => (pending ? undefined : start()) }));
+
   const requestIssues = problem?.issues.filter((issue) => !issue.path.startsWith("endpoint")) ?? [];
   const endpointProblem = problem?.issues.some((issue) => issue.path.startsWith("endpoint"));
 
@@ -96,7 +151,10 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
             data you can delete. The run is logged as a test run.
           </p>
         </div>
-        <div className="grid gap-4 sm:grid-cols-2">
+        {replay && <ReplayNotice projectId={projectId} replay={replay} userLoaded={userLoaded} />}
+        {replayProblem && <Notice tone="warning">{replayProblem.message}</Notice>}
+        {/* One column in the editor's narrow side pane (xl), two on a full-width row below the flow. */}
+        <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-1">
           <FieldShell id="test-body" label="Request body (JSON)" error={messageAt(requestIssues, "body")} hint="Available as {{body.…}} and {{trigger.…}}.">
             <Textarea id="test-body" rows={endUser ? 4 : 6} mono value={bodyText} onChange={(event) => setBodyText(event.target.value)} />
           </FieldShell>
@@ -120,8 +178,9 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
           message={problem ? (endpointProblem ? `${problem.message}: fix the marked fields above.` : problem.message) : undefined}
           issues={requestIssues.map((issue) => `${issue.path}: ${issue.message}`)}
         />
-        <div className="flex justify-end">
-          <Button onClick={start} busy={pending}>
+        <div className="flex items-center justify-end gap-3">
+          <ShortcutHint shortcut="run" />
+          <Button onClick={start} busy={pending} {...shortcutProps("run")}>
             {pending && <Spinner />}
             Run test
           </Button>
@@ -166,7 +225,7 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
                   {step.error && step.status !== "stopped" && <p className="border-t border-rose-100 bg-rose-50 px-3 py-2 text-sm text-rose-800">{step.error}</p>}
                   {step.output !== null && step.output !== undefined && (
                     <CodeBlock label={`Output of step ${step.index + 1}`} className="max-h-64 border-t border-slate-100 bg-slate-50 px-3 py-2 text-slate-800">
-                      {pretty(step.output)}
+                      {prettyOutput(step.output)}
                     </CodeBlock>
                   )}
                 </li>
@@ -187,7 +246,7 @@ export function TestRunPanel({ projectId, endUser, run }: { projectId: string; e
                   ))}
                 </div>
                 <CodeBlock label="Response body" className="max-h-96 bg-slate-900 px-3 py-2 text-slate-100 focus-visible:outline-indigo-400">
-                  {pretty(result.response.body)}
+                  {prettyOutput(result.response.body)}
                 </CodeBlock>
               </div>
             </div>

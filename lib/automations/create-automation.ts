@@ -6,7 +6,11 @@ import { isUniqueViolation } from "@/lib/platform-db/is-unique-violation";
 import { bumpProjectGeneration } from "@/lib/projects/project-generation";
 import type { AutomationDefinition, AutomationInput } from "./automation-definition";
 import { toAutomationColumns, toAutomationDefinition } from "./automation-row";
+import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
 import { validateAutomationOrThrow } from "./validate-automation";
+
+/** A saved automation as the create and update services answer it: the definition plus its placeholder warnings (empty when none). */
+export type SavedAutomation = AutomationDefinition & { warnings: TemplateWarning[] };
 
 /** 409 for a form slug another automation of the project already answers (the only unique key). */
 export function duplicateFormError(form: string, path = "trigger.form"): AppError {
@@ -23,7 +27,7 @@ export function rethrowDuplicateForm(error: unknown, input: AutomationInput, pat
 }
 
 /** Validates and stores a new automation (answered 201); the project's runtime picks it up on its next read. */
-export async function createAutomation(options: { projectId: string; input: unknown }): Promise<AutomationDefinition> {
+export async function createAutomation(options: { projectId: string; input: unknown }): Promise<SavedAutomation> {
   const input = await validateAutomationOrThrow(options);
   const db = await getPlatformDb();
   try {
@@ -32,7 +36,7 @@ export async function createAutomation(options: { projectId: string; input: unkn
       .values({ id: newId("automation"), projectId: options.projectId, ...toAutomationColumns(input) })
       .returning();
     await bumpProjectGeneration(options.projectId);
-    return toAutomationDefinition(row!);
+    return { ...toAutomationDefinition(row!), warnings: input.warnings };
   } catch (error) {
     rethrowDuplicateForm(error, input);
   }

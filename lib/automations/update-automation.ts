@@ -3,9 +3,9 @@ import { AppError, issuesFromZod } from "@/lib/errors";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { automations } from "@/lib/platform-db/schema";
 import { bumpProjectGeneration } from "@/lib/projects/project-generation";
-import { automationPatchSchema, type AutomationDefinition } from "./automation-definition";
+import { automationPatchSchema } from "./automation-definition";
 import { toAutomationColumns, toAutomationDefinition, toAutomationInput } from "./automation-row";
-import { rethrowDuplicateForm } from "./create-automation";
+import { rethrowDuplicateForm, type SavedAutomation } from "./create-automation";
 import { getAutomationOrThrow } from "./get-automation-or-throw";
 import { validateAutomationOrThrow } from "./validate-automation";
 
@@ -14,7 +14,7 @@ import { validateAutomationOrThrow } from "./validate-automation";
  * definition is validated as a whole, the version goes up, and the project's generation is bumped
  * so every instance's triggers (forms, record events, schedules) follow the change at once.
  */
-export async function updateAutomation(options: { projectId: string; automationId: string; patch: unknown }): Promise<AutomationDefinition> {
+export async function updateAutomation(options: { projectId: string; automationId: string; patch: unknown }): Promise<SavedAutomation> {
   const patch = automationPatchSchema.safeParse(options.patch);
   if (!patch.success) throw new AppError("validation_failed", "invalid automation", { issues: issuesFromZod(patch.error) });
   const current = await getAutomationOrThrow(options);
@@ -28,7 +28,7 @@ export async function updateAutomation(options: { projectId: string; automationI
       .returning();
     if (!row) throw new AppError("not_found", "automation not found");
     await bumpProjectGeneration(options.projectId);
-    return toAutomationDefinition(row);
+    return { ...toAutomationDefinition(row), warnings: input.warnings };
   } catch (error) {
     rethrowDuplicateForm(error, input);
   }

@@ -2,11 +2,14 @@ import { AppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
 import { parseTemplate } from "@/lib/flow/engine/render-template";
 import type { FlowStep } from "@/lib/flow/flow-definition";
 import { secretPlacementErrorIssues } from "@/lib/flow/secret-references";
+import { findFlowTemplateWarnings, type TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
+import { toTemplateContextSchemas } from "@/lib/flow/template-context/to-template-context-schemas";
 import { isRecordSchema, loadProjectSchemas, validateProjectFlow, type ProjectSchemas } from "@/lib/flow/validate-project-flow";
 import { automationInputSchema, type AutomationInput, type AutomationTrigger, type RecordTrigger } from "./automation-definition";
 import { scheduleIssues } from "./schedule-rules";
 
-export type ValidatedAutomationInput = AutomationInput & { steps: FlowStep[] };
+/** A definition that may be saved, with the placeholders of its steps that will not resolve (warnings never block a save). */
+export type ValidatedAutomationInput = AutomationInput & { steps: FlowStep[]; warnings: TemplateWarning[] };
 
 const PLACEHOLDER_TEXT = /\{\{[^{}]*\}\}/g;
 
@@ -60,7 +63,8 @@ function recordSchemaIssues(trigger: AutomationTrigger, schemas: ProjectSchemas)
  * problem): the definition's shape, the flow (limits, JMESPath, filter lines, and the schemas and
  * fields its steps name: lib/flow/validate-project-flow.ts), no `{{secrets.*}}` outside outbound
  * steps, and per trigger: a record trigger's schema holds records and its condition reads
- * `trigger.*`; a schedule is a five-field cron expression in an IANA time zone.
+ * `trigger.*`; a schedule is a five-field cron expression in an IANA time zone. A definition that
+ * passes is answered with its placeholder warnings, read against its trigger's payload.
  */
 export async function validateAutomationOrThrow(options: { projectId: string; input: unknown }): Promise<ValidatedAutomationInput> {
   const parsed = automationInputSchema.safeParse(options.input);
@@ -80,5 +84,11 @@ export async function validateAutomationOrThrow(options: { projectId: string; in
     if (schemas) issues.push(...recordSchemaIssues(trigger, schemas));
   }
   if (issues.length > 0 || !parsed.success || !flow.steps) throw new AppError("validation_failed", "invalid automation", { issues });
-  return { ...parsed.data, steps: flow.steps };
+  const { trigger } = parsed.data;
+  const warnings = findFlowTemplateWarnings({
+    steps: flow.steps,
+    schemas: toTemplateContextSchemas(flow.schemas ?? new Map()),
+    owner: { kind: "automation", trigger: { type: trigger.type, schema: trigger.type === "record" ? trigger.schema : null } },
+  });
+  return { ...parsed.data, steps: flow.steps, warnings };
 }

@@ -5,6 +5,7 @@ import { endpoints } from "@/lib/platform-db/schema";
 import { isUniqueViolation } from "@/lib/platform-db/is-unique-violation";
 import type { EndpointDefinition } from "./endpoint-definition";
 import { toDefinitionColumn, toEndpointDefinition } from "./endpoint-row";
+import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
 import { validateEndpointOrThrow } from "./validate-endpoint";
 import { bumpProjectGeneration } from "@/lib/projects/project-generation";
 
@@ -15,7 +16,14 @@ export function duplicateEndpointError(method: string, slug: string): AppError {
   });
 }
 
-export async function createEndpoint(options: { projectId: string; input: unknown }): Promise<EndpointDefinition> {
+/**
+ * A saved endpoint as the create and update services answer it: the definition plus the
+ * placeholders that will not resolve (`warnings`, empty when there are none). The management API
+ * answers it as it is; the extra field is all older clients see change.
+ */
+export type SavedEndpoint = EndpointDefinition & { warnings: TemplateWarning[] };
+
+export async function createEndpoint(options: { projectId: string; input: unknown }): Promise<SavedEndpoint> {
   const input = await validateEndpointOrThrow(options);
   const db = await getPlatformDb();
   try {
@@ -32,7 +40,7 @@ export async function createEndpoint(options: { projectId: string; input: unknow
       })
       .returning();
     await bumpProjectGeneration(options.projectId);
-    return toEndpointDefinition(row!);
+    return { ...toEndpointDefinition(row!), warnings: input.warnings };
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEndpointError(input.method, input.slug);
     throw error;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError, isAppError, issuesFromZod } from "@/lib/errors";
 import type { FlowOutcome, StepResult } from "@/lib/flow/engine/run-flow";
+import { explainRunChecks, type CheckReport } from "@/lib/flow/steps/condition/explain-run-checks";
 import { waitUntil } from "@/lib/http/after-response";
 import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
@@ -23,10 +24,13 @@ export const testRunInput = z
   })
   .strict();
 
+/** A step's result in a test run; a condition that ran also says how each of its checks was decided. */
+export type TestRunStep = StepResult & { checks?: CheckReport[] };
+
 export interface TestRunResult {
   executionId: string;
   outcome: FlowOutcome;
-  steps: StepResult[];
+  steps: TestRunStep[];
   response: { status: number; headers: Record<string, string>; body: unknown };
 }
 
@@ -66,13 +70,14 @@ export async function testRunEndpoint(options: { project: ProjectRow; input: unk
   // The draft's steps were validated above, so the flow ran: `run` is set.
   const { outcome, steps } = run!;
   const response = answer.response;
+  const checks = explainRunChecks({ steps: endpoint.steps, results: steps, input: { body, query, user } });
 
   let responseBody: unknown = response.body;
   if (response.contentType.startsWith("application/json")) responseBody = JSON.parse(response.body);
   return {
     executionId,
     outcome,
-    steps,
+    steps: steps.map((step) => (checks.has(step.index) ? { ...step, checks: checks.get(step.index) } : step)),
     response: { status: response.status, headers: { ...response.headers, "content-type": response.contentType }, body: responseBody },
   };
 }

@@ -3,19 +3,20 @@ import { AppError, issuesFromZod } from "@/lib/errors";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { endpoints } from "@/lib/platform-db/schema";
 import { isUniqueViolation } from "@/lib/platform-db/is-unique-violation";
-import { endpointPatchSchema, type EndpointDefinition } from "./endpoint-definition";
+import { endpointPatchSchema } from "./endpoint-definition";
 import { toDefinitionColumn, toEndpointDefinition, toEndpointInput } from "./endpoint-row";
 import { validateEndpointOrThrow } from "./validate-endpoint";
 import { getEndpointOrThrow } from "./get-endpoint-or-throw";
 import { bumpProjectGeneration } from "@/lib/projects/project-generation";
-import { duplicateEndpointError } from "./create-endpoint";
+import { duplicateEndpointError, type SavedEndpoint } from "./create-endpoint";
 
 /**
  * Partial update (enabled too). The merged definition is validated as a whole; the version goes up,
  * which orphans the endpoint's cached responses on every instance, and the project's generation is
- * bumped so every instance reloads the definition on its next call.
+ * bumped so every instance reloads the definition on its next call. Answers the placeholder warnings
+ * of the merged definition beside it (they never block the save).
  */
-export async function updateEndpoint(options: { projectId: string; endpointId: string; patch: unknown }): Promise<EndpointDefinition> {
+export async function updateEndpoint(options: { projectId: string; endpointId: string; patch: unknown }): Promise<SavedEndpoint> {
   const patch = endpointPatchSchema.safeParse(options.patch);
   if (!patch.success) throw new AppError("validation_failed", "invalid endpoint", { issues: issuesFromZod(patch.error) });
   const current = await getEndpointOrThrow(options);
@@ -37,7 +38,7 @@ export async function updateEndpoint(options: { projectId: string; endpointId: s
       .returning();
     if (!row) throw new AppError("not_found", "endpoint not found");
     await bumpProjectGeneration(options.projectId);
-    return toEndpointDefinition(row);
+    return { ...toEndpointDefinition(row), warnings: input.warnings };
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateEndpointError(input.method, input.slug);
     throw error;

@@ -1,15 +1,22 @@
 import { AppError, issuesFromZod, type ErrorIssue } from "@/lib/errors";
 import type { FlowStep } from "@/lib/flow/flow-definition";
 import { secretPlacementErrorIssues } from "@/lib/flow/secret-references";
+import { findFlowTemplateWarnings, type TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
+import { toTemplateContextSchemas } from "@/lib/flow/template-context/to-template-context-schemas";
 import { validateProjectFlow } from "@/lib/flow/validate-project-flow";
 import { endpointInputSchema, type EndpointInput } from "./endpoint-definition";
+
+/** A definition that may be saved, with the placeholders that will not resolve (warnings never block a save). */
+export type ValidatedEndpoint = EndpointInput & { steps: FlowStep[]; warnings: TemplateWarning[] };
 
 /**
  * Everything checked when an endpoint is saved (422 with the path of each problem): the definition's
  * shape and cross-field rules, the flow (limits, JMESPath compiles, filter lines, and the schemas and
  * fields the steps name: lib/flow/validate-project-flow.ts), and the auth schema of end-user endpoints.
+ * A definition that passes is answered with its placeholder warnings (lib/flow/template-context):
+ * placeholders that will not resolve where they are written, which are saved all the same.
  */
-export async function validateEndpointOrThrow(options: { projectId: string; input: unknown }): Promise<EndpointInput & { steps: FlowStep[] }> {
+export async function validateEndpointOrThrow(options: { projectId: string; input: unknown }): Promise<ValidatedEndpoint> {
   const parsed = endpointInputSchema.safeParse(options.input);
   const issues: ErrorIssue[] = parsed.success ? [] : issuesFromZod(parsed.error);
   const rawSteps = (options.input as { steps?: unknown } | null)?.steps ?? [];
@@ -24,5 +31,11 @@ export async function validateEndpointOrThrow(options: { projectId: string; inpu
     issues.push({ path: "authSchema", message: `"${parsed.data.authSchema}" is not an auth schema of this project` });
   }
   if (issues.length > 0 || !parsed.success || !flow.steps) throw new AppError("validation_failed", "invalid endpoint", { issues });
-  return { ...parsed.data, steps: flow.steps };
+  const warnings = findFlowTemplateWarnings({
+    steps: flow.steps,
+    response: parsed.data.response,
+    schemas: toTemplateContextSchemas(flow.schemas ?? new Map()),
+    owner: { kind: "endpoint", auth: parsed.data.auth, authSchema: parsed.data.authSchema },
+  });
+  return { ...parsed.data, steps: flow.steps, warnings };
 }

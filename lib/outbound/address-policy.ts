@@ -1,4 +1,4 @@
-import { isIPv4, isIPv6 } from "node:net";
+import { isIPv4, isIPv6 } from "./ip-syntax";
 
 /**
  * Which IP addresses outbound traffic may reach, and how host spellings are read.

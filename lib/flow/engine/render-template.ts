@@ -102,6 +102,35 @@ export function parseTemplate(template: string): ParsedTemplate {
   return parsed;
 }
 
+/** One `{{…}}` of a template text, where it stands, and what it reads (null when it is literal text). */
+export interface PlaceholderMatch {
+  readonly raw: string;
+  /** Offsets of the opening `{{` and just after the closing `}}`. */
+  readonly start: number;
+  readonly end: number;
+  /** The text between the braces, as written. */
+  readonly inner: string;
+  /** The parsed placeholder, or null when the braces hold something the renderer leaves literal (unknown root, malformed path). */
+  readonly placeholder: Placeholder | null;
+}
+
+/**
+ * Every `{{…}}` of a template, parsed by the same rules as rendering (the editor's autocomplete and
+ * the save-time placeholder lint read templates through this, so they speak the renderer's dialect).
+ */
+export function scanPlaceholders(template: string): PlaceholderMatch[] {
+  if (!template.includes("{{")) return [];
+  return [...template.matchAll(PLACEHOLDER)].map((match) => {
+    const inner = match[1] ?? "";
+    return { raw: match[0], start: match.index, end: match.index + match[0].length, inner, placeholder: parsePlaceholder(match[0], inner) };
+  });
+}
+
+/** True for a path segment that indexes an array (`0`, `12`; no sign, no leading zero). */
+export function isArrayIndexSegment(segment: string): boolean {
+  return ARRAY_INDEX.test(segment);
+}
+
 /** True when the text contains at least one well-formed placeholder. */
 export function hasPlaceholders(template: string): boolean {
   return template.includes("{{") && parseTemplate(template).parts.some((part) => typeof part !== "string");

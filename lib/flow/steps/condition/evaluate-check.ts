@@ -16,11 +16,6 @@ import type { ConditionCheck } from "./definition";
  * - exists / not_exists: the left operand resolves to a value other than null.
  */
 
-interface Operand {
-  missing: boolean;
-  value: unknown;
-}
-
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
 function readOperand(operand: ConditionCheck["left"] | undefined, scope: TemplateScope): Operand {
@@ -90,30 +85,52 @@ function contains(haystack: unknown, needle: unknown): boolean {
   return false;
 }
 
+/** One check as it was decided: each operand as resolved (`missing` when its placeholder did not resolve) and the verdict. */
+export interface CheckVerdict {
+  left: Operand;
+  /** Null for the operators that read the left operand only. */
+  right: Operand | null;
+  passed: boolean;
+}
+
+export interface Operand {
+  missing: boolean;
+  value: unknown;
+}
+
 export function evaluateCheck(check: ConditionCheck, scope: TemplateScope): boolean {
+  return explainCheck(check, scope).passed;
+}
+
+/** The check's operands as the run read them, with its verdict: what a test run shows under each check. */
+export function explainCheck(check: ConditionCheck, scope: TemplateScope): CheckVerdict {
   const left = readOperand(check.left, scope);
   const present = !left.missing && left.value !== null;
   switch (check.operator) {
     case "exists":
-      return present;
+      return { left, right: null, passed: present };
     case "not_exists":
-      return !present;
+      return { left, right: null, passed: !present };
   }
   const right = readOperand(check.right, scope);
   const bothPresent = !left.missing && !right.missing;
-  switch (check.operator) {
+  return { left, right, passed: decide(check.operator, left.value, right.value, bothPresent) };
+}
+
+function decide(operator: Exclude<ConditionCheck["operator"], "exists" | "not_exists">, left: unknown, right: unknown, bothPresent: boolean): boolean {
+  switch (operator) {
     case "equals":
-      return bothPresent && looselyEqual(left.value, right.value);
+      return bothPresent && looselyEqual(left, right);
     case "not_equals":
-      return !(bothPresent && looselyEqual(left.value, right.value));
+      return !(bothPresent && looselyEqual(left, right));
     case "contains":
-      return bothPresent && contains(left.value, right.value);
+      return bothPresent && contains(left, right);
     case "greater_than": {
-      const order = bothPresent ? compare(left.value, right.value) : null;
+      const order = bothPresent ? compare(left, right) : null;
       return order !== null && order > 0;
     }
     case "less_than": {
-      const order = bothPresent ? compare(left.value, right.value) : null;
+      const order = bothPresent ? compare(left, right) : null;
       return order !== null && order < 0;
     }
   }

@@ -41,7 +41,7 @@ export const createAutomationAction = projectAction(
   async ({ projectId }, input: unknown) => {
     const args = parseArguments({ input: automationSchema }, { input });
     const automation = await createAutomation({ projectId, input: args.input });
-    return succeed({ id: automation.id });
+    return succeed({ id: automation.id, warnings: automation.warnings });
   },
   { name: "create-automation" },
 );
@@ -53,7 +53,7 @@ export const updateAutomationAction = projectAction(
     const args = parseArguments({ automationId: automationIdSchema, input: automationSchema }, { automationId, input });
     const automation = await updateAutomation({ projectId, automationId: args.automationId, patch: args.input });
     refresh();
-    return succeed({ version: automation.version });
+    return succeed({ version: automation.version, warnings: automation.warnings });
   },
   { name: "update-automation" },
 );

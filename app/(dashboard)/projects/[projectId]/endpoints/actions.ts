@@ -11,23 +11,23 @@ import { waitUntil } from "@/lib/http/after-response";
 import { succeed } from "@/lib/http/action-result";
 import { projectAction } from "@/lib/http/project-action";
 
-/** Saves a new endpoint; the editor then opens it. */
+/** Saves a new endpoint; the editor then opens it. Placeholder warnings come back beside the id. */
 export const createEndpointAction = projectAction(
   "endpoints.create",
   async ({ projectId }, input: unknown) => {
     const endpoint = await createEndpoint({ projectId, input });
-    return succeed({ id: endpoint.id });
+    return succeed({ id: endpoint.id, warnings: endpoint.warnings });
   },
   { name: "create-endpoint" },
 );
 
-/** Saves the whole definition the editor holds (its cache is cleared by the version bump). */
+/** Saves the whole definition the editor holds (its cache is cleared by the version bump); answers its placeholder warnings. */
 export const updateEndpointAction = projectAction(
   "endpoints.update",
   async ({ projectId }, endpointId: string, input: unknown) => {
     const endpoint = await updateEndpoint({ projectId, endpointId, patch: input });
     refresh();
-    return succeed({ version: endpoint.version });
+    return succeed({ version: endpoint.version, warnings: endpoint.warnings });
   },
   { name: "update-endpoint" },
 );
@@ -64,12 +64,16 @@ export const testRunEndpointAction = projectAction(
 
 export const exportEndpointsAction = projectAction("endpoints.read", async ({ projectId }) => succeed(await exportEndpoints({ projectId })), { name: "export-endpoints" });
 
-/** Imports an export document: all or nothing, matched by method and slug (it may create and replace endpoints). */
+/**
+ * Imports an export document: all or nothing, matched by method and slug (it may create and replace
+ * endpoints). With `{ dryRun: true }` it only answers what the import would do, for the preview.
+ */
 export const importEndpointsAction = projectAction(
   ["endpoints.create", "endpoints.update"],
-  async ({ projectId }, document: unknown) => {
-    const result = await importEndpoints({ projectId, document });
-    refresh();
+  async ({ projectId }, document: unknown, options?: { dryRun?: boolean }) => {
+    const dryRun = options?.dryRun === true;
+    const result = await importEndpoints({ projectId, document, dryRun });
+    if (!dryRun) refresh();
     return succeed(result);
   },
   { name: "import-endpoints" },

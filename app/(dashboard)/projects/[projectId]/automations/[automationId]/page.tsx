@@ -7,12 +7,13 @@ import { AutomationTabs } from "@/components/automations/automation-tabs";
 import { DeleteAutomationButton } from "@/components/automations/delete-automation-button";
 import { formActionUrl, formSnippet } from "@/components/automations/form-snippet";
 import { loadAutomationEditorContext } from "../../_data/load-automation-editor-context";
-import { RunNowPanel } from "@/components/automations/run-now-panel";
+import { loadReplayRequest, replayParam, replayProps } from "../../_data/load-replay-request";
 import { TriggerBadge } from "@/components/automations/trigger-badge";
 import { deleteAutomationAction, runAutomationNowAction, updateAutomationAction } from "../actions";
 import { loadAutomation } from "./load-automation";
 
 type Params = { params: Promise<{ projectId: string; automationId: string }> };
+type PageProps = Params & { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { projectId, automationId } = await params;
@@ -20,10 +21,14 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: automation.name };
 }
 
-export default async function EditAutomationPage({ params }: Params) {
+export default async function EditAutomationPage({ params, searchParams }: PageProps) {
   const { projectId, automationId } = await params;
   const { automation, crumbs } = await loadAutomation(projectId, automationId);
-  const { schemas, emailTemplates, timeZones, formsBase } = await loadAutomationEditorContext(projectId);
+  const replayId = replayParam(await searchParams);
+  const [{ schemas, emailTemplates, timeZones, formsBase }, replay] = await Promise.all([
+    loadAutomationEditorContext(projectId),
+    replayId ? loadReplayRequest({ projectId, executionId: replayId }) : null,
+  ]);
   const { trigger } = automation;
   const savedForm =
     trigger.type === "form"
@@ -46,19 +51,18 @@ export default async function EditAutomationPage({ params }: Params) {
         actions={<DeleteAutomationButton projectId={projectId} name={automation.name} action={deleteAutomationAction.bind(null, projectId, automation.id)} />}
       />
       <AutomationTabs projectId={projectId} automationId={automation.id} form={trigger.type === "form"} active="editor" />
-      <div className="space-y-6">
-        <AutomationEditor
-          projectId={projectId}
-          automationId={automation.id}
-          initial={toAutomationDraft(toAutomationInput(automation))}
-          schemas={schemas}
-          emailTemplates={emailTemplates}
-          timeZones={timeZones}
-          savedForm={savedForm}
-          save={updateAutomationAction.bind(null, projectId, automation.id)}
-        />
-        <RunNowPanel projectId={projectId} triggerType={trigger.type} run={runAutomationNowAction.bind(null, projectId, automation.id)} />
-      </div>
+      <AutomationEditor
+        projectId={projectId}
+        automationId={automation.id}
+        initial={toAutomationDraft(toAutomationInput(automation))}
+        schemas={schemas}
+        emailTemplates={emailTemplates}
+        timeZones={timeZones}
+        savedForm={savedForm}
+        save={updateAutomationAction.bind(null, projectId, automation.id)}
+        runNow={runAutomationNowAction.bind(null, projectId, automation.id)}
+        {...replayProps(replay)}
+      />
     </>
   );
 }

@@ -6,11 +6,13 @@ import { EndpointEditor } from "@/components/endpoints/endpoint-editor";
 import { EndpointTabs } from "@/components/endpoints/endpoint-tabs";
 import { toEndpointDraft } from "@/components/endpoints/endpoint-draft";
 import { loadEditorContext } from "../../_data/load-editor-context";
+import { loadReplayRequest, replayParam, replayProps } from "../../_data/load-replay-request";
 import { MethodBadge } from "@/components/endpoints/status-badges";
 import { deleteEndpointAction, testRunEndpointAction, updateEndpointAction } from "../actions";
 import { loadEndpoint } from "./load-endpoint";
 
 type Params = { params: Promise<{ projectId: string; endpointId: string }> };
+type PageProps = Params & { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export async function generateMetadata({ params }: Params): Promise<Metadata> {
   const { projectId, endpointId } = await params;
@@ -18,10 +20,11 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   return { title: `${endpoint.method} ${endpoint.slug}` };
 }
 
-export default async function EditEndpointPage({ params }: Params) {
+export default async function EditEndpointPage({ params, searchParams }: PageProps) {
   const { projectId, endpointId } = await params;
   const { endpoint, crumbs } = await loadEndpoint(projectId, endpointId);
-  const context = await loadEditorContext(projectId);
+  const replayId = replayParam(await searchParams);
+  const [context, replay] = await Promise.all([loadEditorContext(projectId), replayId ? loadReplayRequest({ projectId, executionId: replayId }) : null]);
   return (
     <>
       <PageHeader
@@ -41,6 +44,7 @@ export default async function EditEndpointPage({ params }: Params) {
         endpointId={endpoint.id}
         initial={toEndpointDraft(toEndpointInput(endpoint))}
         {...context}
+        {...replayProps(replay)}
         actions={{ save: updateEndpointAction.bind(null, projectId, endpoint.id), testRun: testRunEndpointAction.bind(null, projectId) }}
       />
     </>

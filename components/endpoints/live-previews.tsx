@@ -1,0 +1,120 @@
+"use client";
+
+import { useMemo } from "react";
+import type { CheckReport, OperandReport } from "@/lib/flow/steps/condition/explain-run-checks";
+import { PREVIEW_MAX_CHARS, previewExpression } from "@/lib/flow/steps/transform/preview-expression";
+import { CodeBlock } from "@/components/ui/code-block";
+import { useDebouncedValue } from "@/components/ui/use-debounced-value";
+import { slugSuggestion } from "./live-checks";
+import { useLastRunContext } from "./template-scope";
+
+/** How long typing must pause before the preview runs, and before a screen reader hears what changed. */
+const PREVIEW_DELAY_MS = 150;
+const ANNOUNCE_DELAY_MS = 1_000;
+
+/**
+ * A transform's result over the last test run's context, updated as the expression is typed (by
+ * the step's own compiler, interpreter and limits). A compile error is the field's error; a run
+ * error (a wrong type over this data) is shown here. The visible result is not a live region;
+ * a short summary is announced once typing pauses.
+ */
+export function TransformPreview({ id, expression }: { id: string; expression: string }) {
+  const lastRun = useLastRunContext();
+  const settledExpression = useDebouncedValue(expression, PREVIEW_DELAY_MS);
+  const settledRun = useDebouncedValue(lastRun, PREVIEW_DELAY_MS);
+  const preview = useMemo(() => (settledRun === null ? null : previewExpression(settledExpression, settledRun)), [settledExpression, settledRun]);
+  const summary =
+    preview === null || preview.kind === "empty"
+      ? ""
+      : preview.kind === "result"
+        ? `Result against the last test run: ${preview.summary}.`
+        : preview.stage === "run"
+          ? `The expression fails over the last test run: ${preview.message}`
+          : "";
+  const announcement = useDebouncedValue(summary, ANNOUNCE_DELAY_MS);
+
+  if (lastRun === null) {
+    return (
+      <p id={id} className="mt-2 text-xs text-slate-600">
+        Run a test below to see this expression&apos;s result here as you type.
+      </p>
+    );
+  }
+  return (
+    <div id={id} className="mt-2">
+      <p className="text-xs font-medium text-slate-700">Result against the last test run</p>
+      {preview?.kind === "result" && (
+        <>
+          <CodeBlock label="Transform result against the last test run" className="mt-1 max-h-64 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-slate-800">
+            {preview.text}
+          </CodeBlock>
+          {preview.truncated && <p className="mt-1 text-xs text-slate-600">Showing the first {PREVIEW_MAX_CHARS.toLocaleString("en")} characters.</p>}
+        </>
+      )}
+      {preview?.kind === "error" && preview.stage === "run" && <p className="mt-1 text-sm text-rose-700">{preview.message}</p>}
+      {preview?.kind === "error" && preview.stage === "compile" && <p className="mt-1 text-xs text-slate-600">No result while the expression does not compile.</p>}
+      {(preview === null || preview.kind === "empty") && <p className="mt-1 text-xs text-slate-600">Type an expression to see its result.</p>}
+      <p role="status" className="sr-only">
+        {announcement}
+      </p>
+    </div>
+  );
+}
+
+function Operand({ report }: { report: OperandReport }) {
+  return report.missing ? (
+    <>
+      <code className="font-mono text-slate-800">{report.text}</code> (not found)
+    </>
+  ) : (
+    <code className="font-mono text-slate-800">{report.text}</code>
+  );
+}
+
+/** How the last test run decided one condition check: the operands it read and the verdict. */
+export function CheckVerdict({ id, report }: { id: string; report: CheckReport }) {
+  return (
+    <p id={id} className="mt-1 text-xs break-all text-slate-600">
+      Last test run: left <Operand report={report.left} />
+      {report.right && (
+        <>
+          , right <Operand report={report.right} />
+        </>
+      )}{" "}
+      → <span className={report.passed ? "font-semibold text-emerald-800" : "font-semibold text-rose-700"}>{report.passed ? "passed" : "failed"}</span>
+    </p>
+  );
+}
+
+/** A warning under a URL whose host the outbound guard will refuse (amber text, 4.5:1 or better on white). */
+export function FieldWarning({ id, message }: { id: string; message: string | null }) {
+  if (message === null) return null;
+  return (
+    <p id={id} className="mt-1 text-sm text-amber-800">
+      <span aria-hidden="true">⚠ </span>
+      <span className="sr-only">Warning: </span>
+      {message}
+    </p>
+  );
+}
+
+/** Under a slug that breaks the rules: the slug it most likely means, applied in one click. */
+export function SlugSuggestion({ slug, onUse }: { slug: string; onUse: (slug: string) => void }) {
+  const suggestion = slugSuggestion(slug);
+  if (suggestion === null) return null;
+  return (
+    <p className="mt-1 flex flex-wrap items-center gap-x-2 text-sm text-slate-700">
+      <span>
+        Suggested: <code className="font-mono text-slate-900">{suggestion}</code>
+      </span>
+      <button
+        type="button"
+        onClick={() => onUse(suggestion)}
+        aria-label={`Use suggestion ${suggestion}`}
+        className="rounded font-medium text-indigo-700 underline underline-offset-2 hover:text-indigo-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+      >
+        Use suggestion
+      </button>
+    </p>
+  );
+}
