@@ -230,3 +230,23 @@ describe("permissions per action", () => {
     expect(created.body.email).toBe("m@example.com");
   });
 });
+
+describe("rate limit", () => {
+  it("counts each call of a key once, whether its limit starts beside the generation read or after it, and answers the 601st of a minute 429", async () => {
+    const key = await mine.keyFor(["records.read"]);
+    // The first call loads the project's runtime (the limit is taken in order); the others find the key
+    // in the runtime this instance holds (the limit starts early). A call counted twice would hit 429 at ~300.
+    const statuses = new Map<number, number>();
+    for (let index = 0; index < 600; index++) {
+      const { status } = await call(mine.projectId, key, "GET", "/records/posts");
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 600 });
+    const limited = await projectApi(server, { projectId: mine.projectId }, { key }).call("GET", "/records/posts");
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.body).toMatchObject({ error: "too many requests", code: "rate_limited" });
+    // Another key of the same project has its own allowance.
+    expect((await call(mine.projectId, myKey, "GET", "/records/posts")).status).toBe(200);
+  }, 60_000);
+});

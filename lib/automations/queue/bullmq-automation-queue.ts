@@ -5,7 +5,7 @@ import { log } from "@/lib/log";
 import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
 import type { AutomationJob } from "./automation-job";
 import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AutomationQueue } from "./automation-queue";
-import { ProjectRunSlots, type SlotGrant } from "./project-run-slots";
+import { ProjectRunSlots } from "./project-run-slots";
 
 export const AUTOMATION_QUEUE_NAME = "automations";
 
@@ -32,8 +32,6 @@ class AutomationRunFailed extends Error {
 // instance's schedule tick) is recognised by its id and not run twice.
 const KEEP_COMPLETED = { age: 3_600, count: 100_000 };
 const KEEP_FAILED = { age: 7 * 24 * 3_600, count: 10_000 };
-// The run budget (30 s) plus the log write, with margin.
-const SLOT_TTL_MS = 90_000;
 const SLOT_WAIT_MS = 250;
 // How often a waiting job looks again for a slot another worker freed.
 const SLOT_RECHECK_MS = 25;
@@ -75,6 +73,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private worker: Worker<AutomationJob> | null = null;
   private workerConnection: Redis | null = null;
   private slotsConnection: Redis | null = null;
+  private slots: ProjectRunSlots | null = null;
   private readonly controllers = new Set<AbortController>();
 
   constructor(private readonly options: BullmqAutomationQueueOptions) {
@@ -126,8 +125,8 @@ export class BullmqAutomationQueue implements AutomationQueue {
       redis: slotsConnection,
       keyPrefix: `${this.bullPrefix}:${AUTOMATION_QUEUE_NAME}:`,
       limit: this.options.projectConcurrency ?? PROJECT_CONCURRENCY,
-      slotTtlMs: SLOT_TTL_MS,
     });
+    this.slots = slots;
     this.worker = new Worker<AutomationJob>(AUTOMATION_QUEUE_NAME, (job, token) => this.work(job, token, slots), {
       connection,
       prefix: this.bullPrefix,
@@ -147,83 +146,48 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private async work(job: Job<AutomationJob>, token: string | undefined, slots: ProjectRunSlots): Promise<AttemptOutcome> {
     const data = job.data;
     const attemptNumber = job.attemptsMade + 1;
-    const grant = await this.acquireSlot(slots, data.projectId, job.id!, `${job.id}:${attemptNumber}`);
-    if (grant === "busy") {
+    const slot = await slots.take(data.projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
+    if (!slot) {
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
       throw new DelayedError();
     }
     const controller = new AbortController();
     this.controllers.add(controller);
-    const attemptKey = `${job.id}:${attemptNumber}`;
-    let slotFreed: Promise<void> | null = null;
-    // Once the steps are over the slot goes back, while the log is still being written.
-    const freeSlot = () =>
-      (slotFreed ??= slots
-        .freeSlot(data.projectId, job.id!)
-        .catch((error: unknown) => log.warn("automation slot could not be released (it expires on its own)", { jobId: job.id, error }))
-        .finally(() => this.slotFreed(data.projectId)));
-    let ranToItsEnd = false;
+    let slotGiven = false;
+    // Once the steps are over the slot goes on to the next run, while the log is still being written.
+    const giveSlot = () => {
+      if (slotGiven) return;
+      slotGiven = true;
+      slots.give(slot);
+    };
     try {
-      const outcome = await this.options.process(
-        data,
-        { number: attemptNumber, maxAttempts: job.opts.attempts ?? 1, afterInterruption: grant === "after interruption", stepsDone: freeSlot },
-        controller.signal,
-      );
+      const afterInterruption = await this.noteInterruption(job);
+      const outcome = await this.options.process(data, { number: attemptNumber, maxAttempts: job.opts.attempts ?? 1, afterInterruption, stepsDone: giveSlot }, controller.signal);
       if (outcome.status === "deferred") {
         await job.moveToDelayed(Date.now() + DEFERRED_WAIT_MS, token);
         throw new DelayedError();
       }
-      ranToItsEnd = true;
       if (outcome.status === "failed") throw new AutomationRunFailed(outcome.error);
       return outcome;
     } finally {
       this.controllers.delete(controller);
-      if (ranToItsEnd) {
-        await freeSlot();
-        slots.forgetAttempt(attemptKey);
-      } else {
-        // Not started after all (deferred) or cut off: the same attempt may start again, unmarked.
-        await slots.release(data.projectId, job.id!, attemptKey).catch((error: unknown) => {
-          log.warn("automation slot could not be released (it expires on its own)", { jobId: job.id, error });
-        });
-        this.slotFreed(data.projectId);
-      }
+      giveSlot();
     }
-  }
-
-  /** Waiters for a slot of a project, woken when a run of this worker frees one. */
-  private readonly slotWaiters = new Map<string, Set<() => void>>();
-
-  private slotFreed(projectId: string): void {
-    const waiters = this.slotWaiters.get(projectId);
-    const next = waiters?.values().next().value;
-    if (next) next();
   }
 
   /**
-   * A project at its limit is usually about to free a slot: the job waits here a moment (woken by
-   * this worker's own releases, re-checking for other workers'), and only goes back to the delayed
-   * set — where other projects' jobs pass it — when none frees up in time. Waiting in Redis's
-   * delayed set at once would add a quarter second to every run of a busy project.
+   * Whether this start re-does one that never finished: BullMQ counts the times a job's worker
+   * stopped renewing its lock (died mid-run) and put it back in the queue. The count this job's runs
+   * have already reported is kept in the job's progress, so the retries that follow a re-run are not
+   * reported as interrupted again. Costs a Redis call only in that rare case.
    */
-  private async acquireSlot(slots: ProjectRunSlots, projectId: string, holder: string, attemptKey: string): Promise<SlotGrant> {
-    const deadline = Date.now() + SLOT_WAIT_MS;
-    for (;;) {
-      const grant = await slots.acquire(projectId, holder, attemptKey);
-      if (grant !== "busy" || Date.now() >= deadline) return grant;
-      await new Promise<void>((resolve) => {
-        const waiters = this.slotWaiters.get(projectId) ?? new Set<() => void>();
-        this.slotWaiters.set(projectId, waiters);
-        const wake = () => {
-          clearTimeout(timer);
-          waiters.delete(wake);
-          if (waiters.size === 0) this.slotWaiters.delete(projectId);
-          resolve();
-        };
-        const timer = setTimeout(wake, SLOT_RECHECK_MS);
-        waiters.add(wake);
-      });
-    }
+  private async noteInterruption(job: Job<AutomationJob>): Promise<boolean> {
+    const reported = typeof job.progress === "object" && job.progress !== null ? Number((job.progress as { stallsReported?: unknown }).stallsReported ?? 0) : 0;
+    if (job.stalledCounter <= reported) return false;
+    await job.updateProgress({ stallsReported: job.stalledCounter }).catch((error: unknown) => {
+      log.warn("automation job's interruption could not be noted (a retry may be logged as interrupted too)", { jobId: job.id, error });
+    });
+    return true;
   }
 
   async failedJob(jobId: string): Promise<AutomationJob | null> {
@@ -257,6 +221,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     } finally {
       clearTimeout(timer);
     }
+    await this.slots?.close();
     await this.queue.close().catch(() => undefined);
     this.producer.disconnect();
     this.workerConnection?.disconnect();

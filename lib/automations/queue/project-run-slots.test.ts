@@ -1,19 +1,35 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
-import { ProjectRunSlots } from "./project-run-slots";
+import { ProjectRunSlots, type ProjectRunSlotsOptions } from "./project-run-slots";
 
-/** The per-project semaphore's Lua, against real Redis (runs when REDIS_URL is set). */
+/** The per-project semaphore, its leases and their Lua, against real Redis (runs when REDIS_URL is set). */
 const redisUrl = getConfig().REDIS_URL;
 const suite = redisUrl ? describe : describe.skip;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 suite("project run slots", () => {
   let redis: Redis;
   const keyPrefix = `test-slots-${randomUUID()}:`;
+  const opened: ProjectRunSlots[] = [];
+
+  /** One worker's slots; every test's workers share the Redis semaphore, as separate processes would. */
+  function worker(options: Omit<ProjectRunSlotsOptions, "redis" | "keyPrefix">): ProjectRunSlots {
+    const slots = new ProjectRunSlots({ redis, keyPrefix, ...options });
+    opened.push(slots);
+    return slots;
+  }
+
+  const slotMembers = (projectId: string) => redis.zrange(`${keyPrefix}slots:${projectId}`, 0, -1);
 
   beforeAll(() => {
     redis = new Redis(redisUrl!);
+  });
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((slots) => slots.close()));
   });
 
   afterAll(async () => {
@@ -22,45 +38,86 @@ suite("project run slots", () => {
     redis.disconnect();
   });
 
-  it("grants at most `limit` slots per project, and frees one on release", async () => {
-    const slots = new ProjectRunSlots({ redis, keyPrefix, limit: 2, slotTtlMs: 60_000 });
-    expect(await slots.acquire("prj_a", "job-1", "job-1:1")).toBe("granted");
-    expect(await slots.acquire("prj_a", "job-2", "job-2:1")).toBe("granted");
-    expect(await slots.acquire("prj_a", "job-3", "job-3:1")).toBe("busy");
-    expect(await slots.acquire("prj_b", "job-4", "job-4:1")).toBe("granted");
-    await slots.release("prj_a", "job-1", "job-1:1");
-    expect(await slots.acquire("prj_a", "job-3", "job-3:1")).toBe("granted");
+  it("grants at most `limit` slots per project across workers", async () => {
+    const first = worker({ limit: 2 });
+    const second = worker({ limit: 2 });
+    const a = await first.tryTake("prj_a");
+    const b = await second.tryTake("prj_a");
+    expect(a).not.toBeNull();
+    expect(b).not.toBeNull();
+    expect(await first.tryTake("prj_a")).toBeNull();
+    expect(await second.tryTake("prj_a")).toBeNull();
+    // Another project has slots of its own.
+    expect(await second.tryTake("prj_b")).not.toBeNull();
+    expect(await slotMembers("prj_a")).toHaveLength(2);
   });
 
-  it("frees the slots of a worker that died once they expire", async () => {
-    const slots = new ProjectRunSlots({ redis, keyPrefix, limit: 1, slotTtlMs: 200 });
-    expect(await slots.acquire("prj_c", "expiry-job-1", "expiry-job-1:1")).toBe("granted");
-    expect(await slots.acquire("prj_c", "expiry-job-2", "expiry-job-2:1")).toBe("busy");
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await slots.acquire("prj_c", "expiry-job-2", "expiry-job-2:1")).toBe("granted");
+  it("hands a slot from run to run within a worker without giving it back to Redis", async () => {
+    const slots = worker({ limit: 1, lingerMs: 1_000 });
+    const first = await slots.tryTake("prj_c");
+    expect(first).not.toBeNull();
+    const [member] = await slotMembers("prj_c");
+    // A second run of the project waits; the first one's end hands it the same slot.
+    const waiting = slots.take("prj_c", 1_000, 1_000);
+    await sleep(20);
+    slots.give(first!);
+    const second = await waiting;
+    expect(second?.member).toBe(member);
+    // Given back with nobody waiting, the slot is kept a moment for the next run: still no Redis call.
+    slots.give(second!);
+    const third = await slots.tryTake("prj_c");
+    expect(third?.member).toBe(member);
+    expect(await slotMembers("prj_c")).toEqual([member]);
   });
 
-  it("tells a re-run of an attempt that never finished from a fresh start", async () => {
-    const slots = new ProjectRunSlots({ redis, keyPrefix, limit: 1, slotTtlMs: 60_000 });
-    expect(await slots.acquire("prj_d", "rerun-job-1", "rerun-job-1:1")).toBe("granted");
-    // The worker died without releasing; the same job (same holder) is picked up again.
-    expect(await slots.acquire("prj_d", "rerun-job-1", "rerun-job-1:1")).toBe("after interruption");
-    await slots.release("prj_d", "rerun-job-1", "rerun-job-1:1");
-    // Its retry (the next attempt) is a fresh start.
-    expect(await slots.acquire("prj_d", "rerun-job-1", "rerun-job-1:2")).toBe("granted");
+  it("gives a slot no run wants back to Redis once it has lingered, and one kept too long to the other workers", async () => {
+    const keeper = worker({ limit: 1, lingerMs: 30, handoffLimitMs: 100 });
+    const other = worker({ limit: 1 });
+    const slot = await keeper.tryTake("prj_d");
+    keeper.give(slot!);
+    expect(await other.tryTake("prj_d")).toBeNull();
+    await sleep(80);
+    expect(keeper.heldCount("prj_d")).toBe(0);
+    expect(await slotMembers("prj_d")).toEqual([]);
+    const taken = await other.tryTake("prj_d");
+    expect(taken).not.toBeNull();
+    other.give(taken!);
+
+    // A worker whose runs keep wanting the slot hands it on only until its hand-off limit.
+    const busy = worker({ limit: 1, lingerMs: 1_000, handoffLimitMs: 100 });
+    const held = await busy.take("prj_e", 100, 10);
+    expect(held).not.toBeNull();
+    await sleep(120);
+    const next = busy.take("prj_e", 500, 10);
+    await sleep(10);
+    busy.give(held!);
+    // The waiting run got a slot, but a new one: the old one went back to Redis first.
+    const fresh = await next;
+    expect(fresh).not.toBeNull();
+    expect(fresh!.member).not.toBe(held!.member);
   });
 
-  it("gives a slot back when the steps end, and forgets the attempt's start mark once it is logged", async () => {
-    const slots = new ProjectRunSlots({ redis, keyPrefix, limit: 1, slotTtlMs: 60_000 });
-    expect(await slots.acquire("prj_e", "early-job-1", "early-job-1:1")).toBe("granted");
-    await slots.freeSlot("prj_e", "early-job-1");
-    // The next run of the project starts while the first one's log is still being written…
-    expect(await slots.acquire("prj_e", "early-job-2", "early-job-2:1")).toBe("granted");
-    // …and a worker dying in that window still leaves its attempt marked as started.
-    expect(await redis.exists(`${keyPrefix}started:early-job-1:1`)).toBe(1);
-    slots.forgetAttempt("early-job-1:1");
-    slots.forgetAttempt("early-job-2:1");
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect(await redis.exists(`${keyPrefix}started:early-job-1:1`, `${keyPrefix}started:early-job-2:1`)).toBe(0);
+  it("frees the slots of a worker that died once their lease lapses, and renews the slots of one that lives", async () => {
+    const dead = worker({ limit: 1, leaseTtlMs: 300 });
+    const alive = worker({ limit: 1, leaseTtlMs: 300 });
+    expect(await dead.tryTake("prj_f")).not.toBeNull();
+    dead.abandon();
+    expect(await alive.tryTake("prj_f")).toBeNull();
+    await sleep(400);
+    const slot = await alive.tryTake("prj_f");
+    expect(slot).not.toBeNull();
+    // Held past several lease periods: still its, because it is renewed.
+    await sleep(700);
+    expect(await worker({ limit: 1 }).tryTake("prj_f")).toBeNull();
+    expect(await slotMembers("prj_f")).toEqual([slot!.member]);
+  });
+
+  it("gives every held slot back when the worker closes", async () => {
+    const slots = worker({ limit: 3, lingerMs: 10_000 });
+    const taken = await Promise.all([slots.tryTake("prj_g"), slots.tryTake("prj_g")]);
+    slots.give(taken[0]!);
+    expect(await slotMembers("prj_g")).toHaveLength(2);
+    await slots.close();
+    expect(await slotMembers("prj_g")).toEqual([]);
   });
 });

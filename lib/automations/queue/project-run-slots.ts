@@ -1,107 +1,238 @@
+import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 
 /**
  * A per-project semaphore in Redis shared by every worker: at most `limit` runs of one project at
- * once, whichever instances run them. A slot is a sorted-set member scored by its expiry, so a
- * worker that dies holding slots frees them when they expire (after the longest a run may take).
+ * once, whichever instances run them. A slot is a sorted-set member scored by its expiry.
  *
- * The same script marks each attempt as started; the mark is removed when the attempt ends. A job
- * that finds its attempt already marked was started before by a worker that died mid-run, and its
- * log says the run is a re-run after an interruption.
+ * Slots are leased to a worker process rather than taken per run: at hundreds of runs a second, a
+ * script call to take each slot and another to give it back were most of a run's Redis traffic (and
+ * each socket write is a costly system call on small machines). A worker keeps a slot it took while
+ * runs of the same project wait for one here, and hands it from run to run without a Redis call. It
+ * gives the slot back when no run here wants it for a moment, or once it has kept it for
+ * `handoffLimitMs`, so that other workers' jobs of the project get their turn. Held slots are renewed
+ * every third of `leaseTtlMs`; a worker that dies frees its slots when they expire.
  */
 const ACQUIRE = `
 redis.call("ZREMRANGEBYSCORE", KEYS[1], "-inf", ARGV[1])
-if not redis.call("ZSCORE", KEYS[1], ARGV[3]) and redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[4]) then
+if redis.call("ZCARD", KEYS[1]) >= tonumber(ARGV[4]) then
   return 0
 end
 redis.call("ZADD", KEYS[1], ARGV[2], ARGV[3])
 redis.call("PEXPIRE", KEYS[1], ARGV[5])
-if redis.call("SET", KEYS[2], "1", "NX", "PX", ARGV[6]) then
-  return 1
-end
-return 2
-`;
-
-const RELEASE = `
-redis.call("ZREM", KEYS[1], ARGV[1])
-redis.call("DEL", KEYS[2])
 return 1
 `;
-
-const FORGET_GATHER_MS = 50;
-
-// An attempt's start mark outlives any run; it only matters until the job is re-run or done.
-const START_MARK_TTL_MS = 24 * 3_600_000;
-
-export type SlotGrant = "granted" | "after interruption" | "busy";
 
 export interface ProjectRunSlotsOptions {
   redis: Redis;
   keyPrefix: string;
   limit: number;
-  /** How long a slot is held at most: the run budget plus the log write, with margin. */
-  slotTtlMs: number;
+  /** How long a slot outlives a worker that stopped renewing it (died, or lost Redis). */
+  leaseTtlMs?: number;
+  /** How long a worker may keep handing one slot from run to run before it gives it back. */
+  handoffLimitMs?: number;
+  /** How long a slot no run here wants is kept for the next run of the project. */
+  lingerMs?: number;
+}
+
+/** One slot of a project held by this worker. */
+export interface RunSlot {
+  readonly projectId: string;
+  readonly member: string;
+  /** When this worker took the slot from Redis. */
+  readonly takenAt: number;
+}
+
+interface HeldSlot extends RunSlot {
+  inUse: boolean;
+  /** Renewal found the slot gone (expired while Redis was away): it is dropped, not handed on. */
+  lost: boolean;
+  lingerTimer: NodeJS.Timeout | null;
+}
+
+interface ProjectSlots {
+  held: Set<HeldSlot>;
+  /** Runs of this worker waiting for a slot of the project, oldest first. */
+  waiters: Array<(slot: HeldSlot | null) => void>;
 }
 
 type SlotScript = (...args: Array<string | number>) => Promise<unknown>;
 
+const DEFAULT_LEASE_TTL_MS = 3_000;
+const DEFAULT_HANDOFF_LIMIT_MS = 1_000;
+const DEFAULT_LINGER_MS = 50;
+
 export class ProjectRunSlots {
   private readonly acquireScript: SlotScript;
-  private readonly releaseScript: SlotScript;
+  private readonly workerId = randomUUID();
+  private memberCount = 0;
+  private readonly projects = new Map<string, ProjectSlots>();
+  private readonly renewTimer: NodeJS.Timeout;
+  private readonly leaseTtlMs: number;
+  private readonly handoffLimitMs: number;
+  private readonly lingerMs: number;
 
   constructor(private readonly options: ProjectRunSlotsOptions) {
+    this.leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+    this.handoffLimitMs = options.handoffLimitMs ?? DEFAULT_HANDOFF_LIMIT_MS;
+    this.lingerMs = options.lingerMs ?? DEFAULT_LINGER_MS;
     // Scripts by SHA (EVALSHA, loaded on first use): each call sends the keys and arguments, not the script.
     const redis = options.redis as Redis & Record<string, SlotScript | undefined>;
-    if (!redis.flowpointAcquireRunSlot) redis.defineCommand("flowpointAcquireRunSlot", { numberOfKeys: 2, lua: ACQUIRE });
-    if (!redis.flowpointReleaseRunSlot) redis.defineCommand("flowpointReleaseRunSlot", { numberOfKeys: 2, lua: RELEASE });
+    if (!redis.flowpointAcquireRunSlot) redis.defineCommand("flowpointAcquireRunSlot", { numberOfKeys: 1, lua: ACQUIRE });
     this.acquireScript = redis.flowpointAcquireRunSlot!.bind(redis);
-    this.releaseScript = redis.flowpointReleaseRunSlot!.bind(redis);
+    this.renewTimer = setInterval(() => this.renewHeldSlots(), Math.max(50, Math.floor(this.leaseTtlMs / 3)));
+    this.renewTimer.unref();
   }
 
   private slotsKey(projectId: string): string {
     return `${this.options.keyPrefix}slots:${projectId}`;
   }
 
-  private startedKey(attemptKey: string): string {
-    return `${this.options.keyPrefix}started:${attemptKey}`;
+  private projectSlots(projectId: string): ProjectSlots {
+    let project = this.projects.get(projectId);
+    if (!project) {
+      project = { held: new Set(), waiters: [] };
+      this.projects.set(projectId, project);
+    }
+    return project;
   }
-
-  private keys(projectId: string, attemptKey: string): [string, string] {
-    return [this.slotsKey(projectId), this.startedKey(attemptKey)];
-  }
-
-  /** Takes one of the project's slots for `holder` (a job id) and marks the attempt started. */
-  async acquire(projectId: string, holder: string, attemptKey: string): Promise<SlotGrant> {
-    const now = Date.now();
-    const { slotTtlMs, limit } = this.options;
-    const result = await this.acquireScript(...this.keys(projectId, attemptKey), now, now + slotTtlMs, holder, limit, slotTtlMs * 2, START_MARK_TTL_MS);
-    return result === 0 ? "busy" : result === 1 ? "granted" : "after interruption";
-  }
-
-  /** Gives the slot back and keeps the attempt's start mark (forgetAttempt removes it once the run is logged). */
-  async freeSlot(projectId: string, holder: string): Promise<void> {
-    await this.options.redis.zrem(this.slotsKey(projectId), holder);
-  }
-
-  private forgotten: string[] = [];
 
   /**
-   * Removes the start mark of an attempt that ended (logged), with the marks of other attempts
-   * ending within 50 ms in one command. Nothing reads a finished attempt's mark again: a retry or a
-   * "Run again" is another attempt; a mark left behind (Redis down, a crash) expires on its own.
+   * A slot of the project for one run: one this worker holds and no run uses, else a new one from
+   * Redis when the project is under its limit. Null when the project is at its limit.
    */
-  forgetAttempt(attemptKey: string): void {
-    this.forgotten.push(this.startedKey(attemptKey));
-    if (this.forgotten.length > 1) return;
-    setTimeout(() => {
-      const keys = this.forgotten;
-      this.forgotten = [];
-      this.options.redis.del(...keys).catch(() => undefined);
-    }, FORGET_GATHER_MS).unref();
+  async tryTake(projectId: string): Promise<RunSlot | null> {
+    const project = this.projectSlots(projectId);
+    for (const slot of project.held) {
+      if (!slot.inUse && !slot.lost) return this.use(slot);
+    }
+    const now = Date.now();
+    const member = `${this.workerId}:${++this.memberCount}`;
+    const granted = await this.acquireScript(this.slotsKey(projectId), now, now + this.leaseTtlMs, member, this.options.limit, this.leaseTtlMs * 2);
+    if (granted !== 1) return null;
+    const slot: HeldSlot = { projectId, member, takenAt: now, inUse: false, lost: false, lingerTimer: null };
+    project.held.add(slot);
+    return this.use(slot);
   }
 
-  /** Gives the slot back and removes the attempt's start mark at once (an attempt that will be started again). */
-  async release(projectId: string, holder: string, attemptKey: string): Promise<void> {
-    await this.releaseScript(...this.keys(projectId, attemptKey), holder);
+  private use(slot: HeldSlot): HeldSlot {
+    if (slot.lingerTimer) clearTimeout(slot.lingerTimer);
+    slot.lingerTimer = null;
+    slot.inUse = true;
+    return slot;
+  }
+
+  /**
+   * A slot within `waitMs`: a project at its limit is usually about to free one, handed over by a run
+   * of this worker, or freed by another worker (looked for again every `recheckMs`). Null when none
+   * came in time.
+   */
+  async take(projectId: string, waitMs: number, recheckMs: number): Promise<RunSlot | null> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const slot = await this.tryTake(projectId);
+      if (slot || Date.now() >= deadline) return slot;
+      const handedOver = await this.waitForHandover(projectId, Math.min(recheckMs, Math.max(0, deadline - Date.now())));
+      if (handedOver) return handedOver;
+    }
+  }
+
+  private waitForHandover(projectId: string, ms: number): Promise<HeldSlot | null> {
+    const project = this.projectSlots(projectId);
+    return new Promise((resolve) => {
+      const waiter = (slot: HeldSlot | null) => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+      const timer = setTimeout(() => {
+        const index = project.waiters.indexOf(waiter);
+        if (index >= 0) project.waiters.splice(index, 1);
+        resolve(null);
+      }, ms);
+      project.waiters.push(waiter);
+    });
+  }
+
+  /**
+   * The run is over with its slot: it goes to the next run of the project waiting here, or is kept a
+   * moment for the next one, or goes back to Redis (kept too long, lost, or not wanted).
+   */
+  give(runSlot: RunSlot): void {
+    const project = this.projects.get(runSlot.projectId);
+    const slot = runSlot as HeldSlot;
+    if (!project || !project.held.has(slot) || !slot.inUse) return;
+    slot.inUse = false;
+    const waiter = project.waiters.shift();
+    const keptTooLong = Date.now() - slot.takenAt >= this.handoffLimitMs;
+    if (waiter && !keptTooLong && !slot.lost) {
+      waiter(this.use(slot));
+      return;
+    }
+    if (waiter || keptTooLong || slot.lost) {
+      this.giveBack(project, slot);
+      // The waiter looks for a slot again, now on an equal footing with other workers' runs.
+      waiter?.(null);
+      return;
+    }
+    slot.lingerTimer = setTimeout(() => {
+      slot.lingerTimer = null;
+      if (!slot.inUse) this.giveBack(project, slot);
+    }, this.lingerMs);
+    slot.lingerTimer.unref();
+  }
+
+  private giveBack(project: ProjectSlots, slot: HeldSlot): void {
+    if (slot.lingerTimer) clearTimeout(slot.lingerTimer);
+    slot.lingerTimer = null;
+    project.held.delete(slot);
+    if (project.held.size === 0 && project.waiters.length === 0) this.projects.delete(slot.projectId);
+    // A slot that could not be given back (Redis away) expires on its own.
+    this.options.redis.zrem(this.slotsKey(slot.projectId), slot.member).catch(() => undefined);
+  }
+
+  /** Pushes every held slot's expiry forward; a slot Redis no longer has is marked lost. */
+  private renewHeldSlots(): void {
+    const expiry = Date.now() + this.leaseTtlMs;
+    for (const [projectId, project] of this.projects) {
+      if (project.held.size === 0) continue;
+      this.options.redis.pexpire(this.slotsKey(projectId), this.leaseTtlMs * 2).catch(() => undefined);
+      for (const slot of project.held) {
+        this.options.redis
+          .zadd(this.slotsKey(projectId), "XX", "CH", expiry, slot.member)
+          .then((changed) => {
+            if (changed === 0) slot.lost = true;
+          })
+          .catch(() => undefined);
+      }
+    }
+  }
+
+  /** How many slots of the project this worker holds (in use or kept for the next run). */
+  heldCount(projectId: string): number {
+    return this.projects.get(projectId)?.held.size ?? 0;
+  }
+
+  /** Stops renewing and gives every held slot back: the worker is closing. */
+  async close(): Promise<void> {
+    clearInterval(this.renewTimer);
+    const removals: Array<Promise<unknown>> = [];
+    for (const [projectId, project] of this.projects) {
+      for (const slot of project.held) {
+        if (slot.lingerTimer) clearTimeout(slot.lingerTimer);
+        removals.push(this.options.redis.zrem(this.slotsKey(projectId), slot.member).catch(() => undefined));
+      }
+      for (const waiter of project.waiters) waiter(null);
+    }
+    this.projects.clear();
+    await Promise.all(removals);
+  }
+
+  /** Stops renewing without giving anything back, as a worker that died would (tests). */
+  abandon(): void {
+    clearInterval(this.renewTimer);
+    for (const project of this.projects.values()) {
+      for (const slot of project.held) if (slot.lingerTimer) clearTimeout(slot.lingerTimer);
+    }
+    this.projects.clear();
   }
 }

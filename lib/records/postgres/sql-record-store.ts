@@ -12,6 +12,7 @@ import { NO_FIELD_INDEXES, SqlParams, scalarGuard, whereSql, type HasFieldIndex 
 import { fieldIndexColumns } from "./field-keys";
 import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
 import type { SqlExecutor } from "./sql-executor";
+import { createWriteBatcher } from "./write-batcher";
 import { RECORDS_SCHEMA, fieldIndexName, orderIndexName, qualifiedTable, quoteIdentifier, tableName, uniqueIndexName } from "./table-names";
 import { checkOwnershipClaim, settleClaim, toDatabaseOwner, type DatabaseOwner } from "../database-owner";
 import { CREATE_OWNER_TABLE, INSERT_OWNER, SELECT_OWNER, TAKE_OVER_OWNER } from "./owner-sql";
@@ -54,6 +55,30 @@ function outboxInsertSql(outbox: OutboxWrite, source: string, params: SqlParams)
     `INSERT INTO ${qualifiedTable(outbox.collection)} (id, doc) SELECT ${id}::text, jsonb_build_object(` +
     `'id', ${id}::text, 'createdAt', ${now}::text, 'updatedAt', ${now}::text, 'event', ${event}, 'record', record, 'previous', previous) FROM ${source}`
   );
+}
+
+/** The outbox entry outboxInsertSql stores, built here for a batch of writes whose records are known. */
+function outboxEntry(outbox: OutboxWrite, record: StoredRecord): Record<string, unknown> {
+  const now = new Date().toISOString();
+  return { id: outbox.id, createdAt: now, updatedAt: now, event: outbox.event, record, previous: null };
+}
+
+/** A write waiting in the store's batcher (write-batcher.ts) for the rest of its event-loop turn. */
+interface QueuedInsert {
+  collection: string;
+  record: StoredRecord;
+  outbox: OutboxWrite | undefined;
+  deadline: Deadline;
+}
+
+/**
+ * The deadline of a batch statement: the least time any of its writes has left, on a signal of its
+ * own, so that one caller giving up does not cancel the others' writes.
+ */
+function earliestDeadline(deadlines: readonly Deadline[]): Deadline {
+  const remaining = Math.min(...deadlines.map((deadline) => deadline.remainingMs()));
+  const endsAt = performance.now() + remaining;
+  return { signal: AbortSignal.timeout(remaining), remainingMs: () => Math.max(1, Math.ceil(endsAt - performance.now())) };
 }
 
 function checkOutbox(outbox: OutboxWrite | undefined): void {
@@ -195,6 +220,42 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     }
   }
 
+  async function insertAlone({ collection, record, outbox, deadline }: QueuedInsert): Promise<void> {
+    const params = new SqlParams();
+    const insertSql = `INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES (${params.add(record.id)}, ${params.add(JSON.stringify(record))}::jsonb)`;
+    const sql = outbox ? `WITH written AS (${insertSql} RETURNING doc AS record, NULL::jsonb AS previous) ${outboxInsertSql(outbox, "written", params)}` : insertSql;
+    try {
+      await write(collection, deadline, () => query(sql, params.values, deadline), outbox);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(record));
+      throw error;
+    }
+  }
+
+  /** Inserts of one collection (with outbox entries in one outbox collection, or none), one statement. */
+  async function insertTogether(items: readonly QueuedInsert[]): Promise<void> {
+    const { collection, outbox } = items[0]!;
+    const deadline = earliestDeadline(items.map((item) => item.deadline));
+    // One JSON array parameter per table: the statement text stays the same whatever the batch size.
+    const insertRecords = `INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`;
+    const params = [JSON.stringify(items.map((item) => item.record))];
+    let sql = insertRecords;
+    if (outbox) {
+      params.push(JSON.stringify(items.map((item) => outboxEntry(item.outbox!, item.record))));
+      sql = `WITH written AS (${insertRecords}) INSERT INTO ${qualifiedTable(outbox.collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($2::jsonb) AS item`;
+    }
+    await write(collection, deadline, () => query(sql, params, deadline), outbox);
+  }
+
+  const insertBatcher = createWriteBatcher<QueuedInsert>({
+    runAlone: insertAlone,
+    runBatch: insertTogether,
+    failsEveryItem: (error) => {
+      const code = mapPgError(error).code;
+      return code === "unavailable" || code === "timeout";
+    },
+  });
+
   async function findDuplicate(collection: string, field: string, deadline: Deadline): Promise<unknown> {
     const json = `(doc->'${field}')`;
     const result = await query(`SELECT ${json} AS value FROM ${qualifiedTable(collection)} WHERE ${scalarGuard(field)} GROUP BY ${json} HAVING count(*) > 1 LIMIT 1`, [], deadline);
@@ -227,15 +288,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const record = prepareInsert(document, new Date());
       const outbox = opts?.outbox;
       return operation(opts, async (deadline) => {
-        const params = new SqlParams();
-        const insertSql = `INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES (${params.add(record.id)}, ${params.add(JSON.stringify(record))}::jsonb)`;
-        const sql = outbox ? `WITH written AS (${insertSql} RETURNING doc AS record, NULL::jsonb AS previous) ${outboxInsertSql(outbox, "written", params)}` : insertSql;
-        try {
-          await write(collection, deadline, () => query(sql, params.values, deadline), outbox);
-        } catch (error) {
-          if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(record));
-          throw error;
-        }
+        await insertBatcher.add(outbox ? `${collection}\u0000${outbox.collection}` : collection, { collection, record, outbox, deadline });
         return record;
       });
     },
