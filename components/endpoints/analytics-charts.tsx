@@ -22,12 +22,14 @@ function tickLabel(range: AnalyticsRange) {
   return (value: string) => formatIntervalStart(value, range);
 }
 
+// The charts are hidden from assistive technology, which reads the table beside each instead; so
+// recharts' keyboard layer is off, or the hidden chart would still take focus.
 export function CallsChart({ points, range }: ChartProps) {
   const data = points.map((point) => ({ at: point.at, success: point.status2xx + point.status3xx, clientErrors: point.status4xx, serverErrors: point.status5xx }));
   return (
     <div aria-hidden="true" style={{ height: CHART_HEIGHT }}>
       <ResponsiveContainer width="100%" height="100%">
-        <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <BarChart accessibilityLayer={false} data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tickFormatter={tickLabel(range)} tick={AXIS_TICK} minTickGap={24} />
           <YAxis allowDecimals={false} tick={AXIS_TICK} width={48} tickFormatter={(value: number) => formatCount(value)} />
@@ -46,7 +48,7 @@ export function LatencyChart({ points, range }: ChartProps) {
   return (
     <div aria-hidden="true" style={{ height: CHART_HEIGHT }}>
       <ResponsiveContainer width="100%" height="100%">
-        <LineChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <LineChart accessibilityLayer={false} data={points} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
           <CartesianGrid stroke="#e2e8f0" vertical={false} />
           <XAxis dataKey="at" tickFormatter={tickLabel(range)} tick={AXIS_TICK} minTickGap={24} />
           <YAxis tick={AXIS_TICK} width={56} tickFormatter={(value: number) => formatLatency(value)} />
@@ -55,9 +57,9 @@ export function LatencyChart({ points, range }: ChartProps) {
             formatter={(value) => formatLatency(value === null || value === undefined ? null : Number(value))}
           />
           <Legend wrapperStyle={{ fontSize: 12, color: "#334155" }} />
-          <Line dataKey="p50Ms" name="p50" stroke="#047857" strokeWidth={2} dot={false} isAnimationActive={false} />
-          <Line dataKey="p95Ms" name="p95" stroke="#4f46e5" strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
-          <Line dataKey="p99Ms" name="p99" stroke="#be123c" strokeWidth={2} strokeDasharray="2 3" dot={false} isAnimationActive={false} />
+          <Line dataKey="p50Ms" name="p50" stroke="#047857" strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
+          <Line dataKey="p95Ms" name="p95" stroke="#4f46e5" strokeWidth={2} strokeDasharray="6 3" dot={{ r: 2 }} isAnimationActive={false} />
+          <Line dataKey="p99Ms" name="p99" stroke="#be123c" strokeWidth={2} strokeDasharray="2 3" dot={{ r: 2 }} isAnimationActive={false} />
         </LineChart>
       </ResponsiveContainer>
     </div>
