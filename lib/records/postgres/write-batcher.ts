@@ -1,8 +1,13 @@
 /**
- * Writes issued in the same turn of the event loop, to the same table, go to the database as one
- * statement: under load, concurrent requests' inserts (records API writes, Create steps of
- * automation runs) share a round trip, a socket write and a commit instead of paying one each. A
- * write alone in its turn runs alone, as it would without batching, one event-loop turn later.
+ * Concurrent writes to the same table share a statement: under load, concurrent requests' inserts
+ * (records API writes, Create steps of automation runs) go to the database as one multi-row
+ * statement, paying one round trip, socket write and commit instead of one each.
+ *
+ * A write goes out at once (after the current task's synchronous work, so the writes one callback
+ * makes together share a statement) while fewer than `maxInFlight` statements of its table are
+ * running; otherwise it waits for one of them to end and leaves with every write that gathered
+ * meanwhile. So an idle table adds no wait to a write, and the busier the table, the larger its
+ * batches: the batch size follows the load, as with a network's delayed acknowledgements.
  *
  * A batch statement is atomic: when it fails, nothing of it was stored. Unless the failure would
  * strike every write the same way (the database is down or too slow), each write is then run alone,
@@ -14,6 +19,8 @@ export interface WriteBatcherOptions<Item> {
   runBatch: (items: readonly Item[]) => Promise<void>;
   /** Whether a failed batch's error is every item's answer (rather than a reason to run them alone). */
   failsEveryItem: (error: unknown) => boolean;
+  /** Statements of one key running at once before writes wait and gather (default 4). */
+  maxInFlight?: number;
   /** Larger gatherings are split into statements of at most this many writes. */
   maxBatch?: number;
 }
@@ -29,14 +36,27 @@ interface Queued<Item> {
   reject: (error: unknown) => void;
 }
 
+interface KeyState<Item> {
+  waiting: Array<Queued<Item>>;
+  inFlight: number;
+  flushScheduled: boolean;
+}
+
+const DEFAULT_MAX_IN_FLIGHT = 4;
 const DEFAULT_MAX_BATCH = 200;
 
 export function createWriteBatcher<Item>(options: WriteBatcherOptions<Item>): WriteBatcher<Item> {
+  const maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
-  const gathering = new Map<string, Array<Queued<Item>>>();
+  const keys = new Map<string, KeyState<Item>>();
 
-  function runAlone(queued: Queued<Item>): void {
-    options.runAlone(queued.item).then(queued.resolve, queued.reject);
+  async function runAlone(queued: Queued<Item>): Promise<void> {
+    try {
+      await options.runAlone(queued.item);
+      queued.resolve();
+    } catch (error) {
+      queued.reject(error);
+    }
   }
 
   async function runBatch(batch: Array<Queued<Item>>): Promise<void> {
@@ -46,34 +66,43 @@ export function createWriteBatcher<Item>(options: WriteBatcherOptions<Item>): Wr
       if (options.failsEveryItem(error)) {
         for (const queued of batch) queued.reject(error);
       } else {
-        for (const queued of batch) runAlone(queued);
+        await Promise.all(batch.map(runAlone));
       }
       return;
     }
     for (const queued of batch) queued.resolve();
   }
 
-  function flush(key: string): void {
-    const queued = gathering.get(key) ?? [];
-    gathering.delete(key);
-    for (let start = 0; start < queued.length; start += maxBatch) {
-      const batch = queued.slice(start, start + maxBatch);
-      if (batch.length === 1) runAlone(batch[0]!);
-      else void runBatch(batch);
+  /** Sends what waits, as long as the key has statements to spare. */
+  function flush(key: string, state: KeyState<Item>): void {
+    state.flushScheduled = false;
+    while (state.waiting.length > 0 && state.inFlight < maxInFlight) {
+      const batch = state.waiting.splice(0, maxBatch);
+      state.inFlight += 1;
+      void (batch.length === 1 ? runAlone(batch[0]!) : runBatch(batch)).finally(() => {
+        state.inFlight -= 1;
+        if (state.waiting.length > 0) flush(key, state);
+        else if (state.inFlight === 0) keys.delete(key);
+      });
     }
   }
 
   return {
     add(key, item) {
       return new Promise<void>((resolve, reject) => {
-        let queued = gathering.get(key);
-        if (!queued) {
-          queued = [];
-          gathering.set(key, queued);
-          // After the current poll phase: requests read in the same turn have all queued their writes.
-          setImmediate(flush, key);
+        let state = keys.get(key);
+        if (!state) {
+          state = { waiting: [], inFlight: 0, flushScheduled: false };
+          keys.set(key, state);
         }
-        queued.push({ item, resolve, reject });
+        state.waiting.push({ item, resolve, reject });
+        // A full key sends its waiting writes when a statement ends; otherwise once this task's
+        // synchronous work is done, so that writes made together leave together.
+        if (state.inFlight < maxInFlight && !state.flushScheduled) {
+          state.flushScheduled = true;
+          const scheduled = state;
+          queueMicrotask(() => flush(key, scheduled));
+        }
       });
     },
   };
