@@ -1,17 +1,22 @@
 import { LATENCY_BUCKET_COUNT, latencyBucketIndex } from "./latency-histogram";
 
-/** One endpoint's calls during one minute (`minute`: whole minutes since the epoch, UTC). */
-export interface MinuteAggregate {
-  projectId: string;
-  endpointId: string;
-  minute: number;
+/** The counts kept of an endpoint's calls: per minute here, merged into points and totals when read. */
+export interface CallCounts {
   calls: number;
   status2xx: number;
   status3xx: number;
   status4xx: number;
   status5xx: number;
+  /** 429 answers (also counted in status4xx). */
   rateLimited: number;
   cacheHits: number;
+}
+
+/** One endpoint's calls during one minute (`minute`: whole minutes since the epoch, UTC). */
+export interface MinuteAggregate extends CallCounts {
+  projectId: string;
+  endpointId: string;
+  minute: number;
   latencyBuckets: Uint32Array;
 }
 

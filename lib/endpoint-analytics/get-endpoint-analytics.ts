@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { endpointStatsHour, endpointStatsMinute } from "@/lib/platform-db/schema";
 import { addLatencyBuckets, estimateLatencyPercentile, LATENCY_BUCKET_COUNT } from "./latency-histogram";
+import type { CallCounts } from "./endpoint-call-counter";
 
 export const ANALYTICS_RANGES = ["1h", "24h", "7d"] as const;
 export const analyticsRangeSchema = z.enum(ANALYTICS_RANGES);
@@ -17,15 +18,7 @@ const RANGE_SHAPES: Record<AnalyticsRange, { points: number; stepMinutes: number
 
 const MINUTE_MS = 60_000;
 
-export interface AnalyticsCounts {
-  calls: number;
-  status2xx: number;
-  status3xx: number;
-  status4xx: number;
-  status5xx: number;
-  /** 429 answers (also counted in status4xx). */
-  rateLimited: number;
-  cacheHits: number;
+export interface AnalyticsCounts extends CallCounts {
   /** Estimated from the merged latency histogram, in milliseconds; null without calls. */
   p50Ms: number | null;
   p95Ms: number | null;
@@ -46,14 +39,7 @@ export interface EndpointAnalytics {
   points: AnalyticsPoint[];
 }
 
-interface Accumulator {
-  calls: number;
-  status2xx: number;
-  status3xx: number;
-  status4xx: number;
-  status5xx: number;
-  rateLimited: number;
-  cacheHits: number;
+interface Accumulator extends CallCounts {
   latencyBuckets: number[];
 }
 

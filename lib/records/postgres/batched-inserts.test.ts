@@ -1,57 +1,14 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig } from "@/lib/config";
 import type { RecordStore } from "../record-store";
-import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-postgres";
-import { createPgPoolExecutor } from "./pg-pool-executor";
-import { createPgliteExecutor } from "./pglite-executor";
 import type { SqlExecutor } from "./sql-executor";
 import { createSqlRecordStore } from "./sql-record-store";
+import { sqlExecutorBackends } from "../testing/sql-executor-backends";
 
-// Inserts made in one turn of the event loop share a statement (write-batcher.ts). The contract
-// suite proves that single inserts answer as before; this proves that concurrent ones are batched,
-// and that a batch answers each caller as its insert alone would have.
+// Concurrent inserts share a statement (write-batcher.ts). The contract suite proves that single
+// inserts answer as before; this proves that concurrent ones are batched, and that a batch answers
+// each caller as its insert alone would have.
 
-interface Backend {
-  name: string;
-  kind: "pglite" | "postgres";
-  open(): Promise<SqlExecutor>;
-  cleanup(): Promise<void>;
-}
-
-const backends: Backend[] = [];
-{
-  let root = "";
-  backends.push({
-    name: "PGlite",
-    kind: "pglite",
-    async open() {
-      const base = path.join(getConfig().DATA_DIR, "batched-inserts");
-      mkdirSync(path.dirname(base), { recursive: true });
-      root = mkdtempSync(`${base}-`);
-      return createPgliteExecutor({ dataDir: root });
-    },
-    async cleanup() {
-      if (root) rmSync(root, { recursive: true, force: true });
-    },
-  });
-}
-if (process.env.DATABASE_URL) {
-  const url = process.env.DATABASE_URL;
-  let scratch: ScratchDatabase | undefined;
-  backends.push({
-    name: "PostgreSQL",
-    kind: "postgres",
-    async open() {
-      scratch = await createScratchDatabase(url, "batched_inserts");
-      return createPgPoolExecutor({ url: scratch.url });
-    },
-    async cleanup() {
-      await scratch?.drop();
-    },
-  });
-}
+const backends = sqlExecutorBackends("batched_inserts");
 
 describe.each(backends)("batched inserts on $name", (backend) => {
   let executor: SqlExecutor;

@@ -1,13 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getConfig } from "@/lib/config";
 import type { FindQuery, RecordStore } from "../record-store";
-import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-postgres";
-import { createPgPoolExecutor } from "./pg-pool-executor";
-import { createPgliteExecutor } from "./pglite-executor";
 import type { SqlExecutor } from "./sql-executor";
 import { createSqlRecordStore } from "./sql-record-store";
+import { sqlExecutorBackends } from "../testing/sql-executor-backends";
 import { textPrefixKey } from "./field-keys";
 import { fieldIndexName, orderIndexName, uniqueIndexName } from "./table-names";
 
@@ -28,42 +23,7 @@ function documents(): Record<string, unknown>[] {
   }));
 }
 
-interface Backend {
-  name: string;
-  open(): Promise<SqlExecutor>;
-  cleanup(): Promise<void>;
-}
-
-const backends: Backend[] = [];
-{
-  let root = "";
-  backends.push({
-    name: "PGlite",
-    async open() {
-      const base = path.join(getConfig().DATA_DIR, "field-index-plans");
-      mkdirSync(path.dirname(base), { recursive: true });
-      root = mkdtempSync(`${base}-`);
-      return createPgliteExecutor({ dataDir: root });
-    },
-    async cleanup() {
-      if (root) rmSync(root, { recursive: true, force: true });
-    },
-  });
-}
-if (process.env.DATABASE_URL) {
-  const url = process.env.DATABASE_URL;
-  let scratch: ScratchDatabase | undefined;
-  backends.push({
-    name: "PostgreSQL",
-    async open() {
-      scratch = await createScratchDatabase(url, "field_index_plans");
-      return createPgPoolExecutor({ url: scratch.url });
-    },
-    async cleanup() {
-      await scratch?.drop();
-    },
-  });
-}
+const backends = sqlExecutorBackends("field_index_plans");
 
 for (const backend of backends) {
   describe(`${backend.name}: field indexes serve conditions and sorts`, () => {
@@ -82,7 +42,7 @@ for (const backend of backends) {
         exec: (sql, signal) => inner.exec(sql, signal),
         close: () => inner.close(),
       };
-      store = createSqlRecordStore({ executor, kind: backend.name === "PGlite" ? "pglite" : "postgres", defaultTimeoutMs: 120_000 });
+      store = createSqlRecordStore({ executor, kind: backend.kind, defaultTimeoutMs: 120_000 });
       const all = documents();
       for (let start = 0; start < all.length; start += 1000) {
         await store.insertMany("tickets", all.slice(start, start + 1000));
