@@ -339,7 +339,9 @@ async function measureWriteThroughput(
       await settle([app]);
       if (mode === "with") signalWorkers(app, "SIGSTOP");
       let load: WriteLoadResult;
-      const profiled = mode === "alongside" && round === 1 ? profilers : null;
+      // Round 1 of each mode is profiled: the server alone while the worker is paused (a stopped
+      // process cannot answer its inspector), the server and the worker when they run side by side.
+      const profiled = round === 1 && profilers ? (mode === "alongside" ? profilers : profilers.slice(0, 1)) : null;
       try {
         const closedLoop = { baseUrl: app.baseUrl, path: app.path, connections: options.connections, headers: app.headers, body: eventBody };
         if (options.warmupSeconds > 0) {
@@ -353,7 +355,7 @@ async function measureWriteThroughput(
       }
       const drainStarted = Date.now();
       await waitForDrain(app, 600_000);
-      if (profiled) await saveProfiles(context, profiled, app.processes(), "records-api-writes-with-automation");
+      if (profiled) await saveProfiles(context, profiled, app.processes(), `records-api-writes-${mode}-automation`);
       if (mode === "alongside") drainSeconds = Math.max(drainSeconds, (Date.now() - drainStarted) / 1000);
       rounds[mode].push(load);
       log(
@@ -393,7 +395,7 @@ async function measureWriteThroughput(
 async function connectProfilers(context: AutomationBenchContext, processes: readonly ManagedProcess[]): Promise<InspectorProfiler[]> {
   const profilers: InspectorProfiler[] = [];
   for (const managed of processes) profilers.push(await InspectorProfiler.connectFromLog(managed.logFile));
-  context.log(`profiling the app's ${processes.map((managed) => managed.name).join(" and ")} during the write check with the automation (profiles kept in ${context.workDir})`);
+  context.log(`profiling the app's ${processes.map((managed) => managed.name).join(" and ")} during the write check, round 1 of each mode (profiles kept in ${context.workDir})`);
   context.keepWorkDir();
   return profilers;
 }
@@ -568,7 +570,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     AUTOMATION_WORKER: separateWorker ? "off" : "on",
     AUTOMATION_LOCK_SECONDS: String(options.lockSeconds),
   };
-  // With --cpu-prof the app and its first worker open an inspector; the write check with the automation is profiled.
+  // With --cpu-prof the app and its first worker open an inspector; round 1 of each write check mode is profiled.
   const inspect = options.cpuProfile ? ["--inspect=127.0.0.1:0"] : [];
   const app = startProcess({
     name: "app (npm start)",

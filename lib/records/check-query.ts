@@ -129,6 +129,23 @@ function collectSearch(search: unknown, issues: ErrorIssue[]): CheckedSearch | u
   return typeof text === "string" && text !== "" ? { text, fields: [...new Set(fields)] } : undefined;
 }
 
+/**
+ * The field list of a search index (RecordStore.ensureSearchIndex): at most 20 field names, each
+ * once, in the order a search lists them (an empty list: no search index).
+ */
+export function checkSearchFields(fields: unknown): string[] {
+  const issues: ErrorIssue[] = [];
+  if (!Array.isArray(fields) || fields.length > MAX_SEARCH_FIELDS) {
+    issues.push({ path: "fields", message: `must list at most ${MAX_SEARCH_FIELDS} field names` });
+  } else {
+    fields.forEach((name, index) => {
+      if (!isValidFieldName(name)) issues.push({ path: `fields.${index}`, message: "must be a field name" });
+    });
+  }
+  if (issues.length) throw new AppError("validation_failed", "invalid search fields", { issues });
+  return [...new Set(fields as string[])];
+}
+
 function collectSort(sort: unknown, issues: ErrorIssue[]): SortSpec[] {
   if (sort === undefined) return [];
   if (!Array.isArray(sort) || sort.length > MAX_SORT) {

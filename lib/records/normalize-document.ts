@@ -7,10 +7,19 @@ const MAX_ISSUES = 20;
 /** A UTF-16 surrogate without its partner: JSON text escapes it as \udXXX and jsonb refuses that. */
 export const UNPAIRED_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
+/**
+ * Whether a text has no unpaired surrogate: ES2024's String.prototype.isWellFormed (in Node 20; not
+ * in this project's ES2023 type library), several times cheaper than searching with
+ * UNPAIRED_SURROGATES on the texts every stored document and every execution log is made of.
+ */
+export function isWellFormedText(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
 /** Why text cannot be stored (PostgreSQL text and jsonb hold neither NUL nor unpaired surrogates). */
 export function textProblem(text: string): string | undefined {
   if (text.includes("\u0000")) return "the NUL character";
-  if (text.search(UNPAIRED_SURROGATES) !== -1) return "unpaired UTF-16 surrogates";
+  if (!isWellFormedText(text)) return "unpaired UTF-16 surrogates";
   return undefined;
 }
 

@@ -537,13 +537,19 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
             { name: "b", title: "Email down", body: "The PRINTER is fine", status: "closed" },
             { name: "c", title: "Coffee", body: "machine", status: "open" },
             { name: "d", title: 42, body: null, status: "open" },
+            { name: "e", title: "Printer", body: "" },
+            { name: "f", title: "no", body: "print\ner" },
           ]);
+          if (indexed) await store.ensureSearchIndex(collection, ["title", "body"]);
           const search = { text: "printer", fields: ["title", "body"] };
-          expect((await store.find(collection, { search, sort: [{ field: "name", direction: "asc" }] })).map((r) => r.name)).toEqual(["a", "b"]);
+          expect((await store.find(collection, { search, sort: [{ field: "name", direction: "asc" }] })).map((r) => r.name)).toEqual(["a", "b", "e"]);
           expect((await store.find(collection, { search, where: [{ field: "status", op: "eq", value: "open" }] })).map((r) => r.name)).toEqual(["a"]);
-          expect(await store.count(collection, { search })).toBe(2);
+          expect(await store.count(collection, { search })).toBe(3);
+          // Text that spans two fields is in neither.
+          expect(await store.count(collection, { search: { text: "printer\npaper", fields: ["title", "body"] } })).toBe(0);
+          expect(await store.count(collection, { search: { text: "print\ner", fields: ["title", "body"] } })).toBe(1);
           expect(await store.count(collection, { search: { text: "%", fields: ["title"] } })).toBe(0);
-          expect(await store.count(collection, { search: { text: "", fields: ["title"] } })).toBe(4);
+          expect(await store.count(collection, { search: { text: "", fields: ["title"] } })).toBe(6);
         });
 
         it("filters on the system fields id, createdAt and updatedAt", async () => {
@@ -587,6 +593,39 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
           expect(asc.map((r) => r.name)).toEqual(["missing", "null", "three", "ten", "text-10", "text-B", "text-a", "yes"]);
           const desc = await store.find(collection, { sort: [{ field: "v", direction: "desc" }] });
           expect(desc.map((r) => r.name)).toEqual(["yes", "text-a", "text-B", "text-10", "ten", "three", "missing", "null"]);
+        });
+
+        it("breaks ties in a sort by createdAt, then id, ascending whichever way the field is sorted", async () => {
+          const collection = fresh("ties");
+          const long = "x".repeat(400);
+          // Ids ascend in insertion order, so records of equal value keep their insertion order.
+          const values: [string, unknown][] = [
+            ["t_01", true],
+            ["t_02", 1],
+            ["t_03", `${long}b`],
+            ["t_04", "a"],
+            ["t_05", false],
+            ["t_06", undefined],
+            ["t_07", true],
+            ["t_08", 1.0],
+            ["t_09", `${long}a`],
+            ["t_10", "a"],
+            ["t_11", false],
+            ["t_12", null],
+            ["t_13", `${long}b`],
+            ["t_14", long],
+            ["t_15", 2],
+          ];
+          await seed(
+            collection,
+            values.map(([id, v]) => (v === undefined ? { id } : { id, v })),
+          );
+          const asc = await store.find(collection, { sort: [{ field: "v", direction: "asc" }] });
+          expect(ids(asc)).toEqual(["t_06", "t_12", "t_02", "t_08", "t_15", "t_04", "t_10", "t_14", "t_09", "t_03", "t_13", "t_05", "t_11", "t_01", "t_07"]);
+          const desc = await store.find(collection, { sort: [{ field: "v", direction: "desc" }] });
+          expect(ids(desc)).toEqual(["t_01", "t_07", "t_05", "t_11", "t_03", "t_13", "t_09", "t_14", "t_04", "t_10", "t_15", "t_02", "t_08", "t_06", "t_12"]);
+          const page = await store.find(collection, { sort: [{ field: "v", direction: "desc" }], skip: 1, limit: 3 });
+          expect(ids(page)).toEqual(["t_07", "t_05", "t_11"]);
         });
 
         it("sorts by several fields and by system fields", async () => {

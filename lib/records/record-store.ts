@@ -159,6 +159,25 @@ export interface RecordStore {
   ensureFieldIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
   dropFieldIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
   /**
+   * Creates a lookup index on a top-level field of a platform collection queried by that field (the
+   * execution log by endpoint or automation; idempotent; a no-op for system fields): non-unique,
+   * over the field's text, number and boolean values followed by the id, so that `eq` conditions on
+   * the field are looked up and their matches come in id order without a sort. Records whose field
+   * is missing or null are not in it, so they cost it nothing on insert. Answers never change with
+   * it. PostgreSQL and PGlite: a partial expression index; MongoDB: a partial createIndex. Built
+   * once per store: later calls answer the first one's outcome (a failure is tried again).
+   */
+  ensureLookupIndex(collection: string, field: string, options?: OperationOptions): Promise<void>;
+  /**
+   * Makes a search over exactly `fields` (in that order; a schema's searchable fields) served by an
+   * index, and drops the collection's search indexes over other field lists; an empty list drops
+   * them all. Answers never change with it. PostgreSQL and PGlite: a pg_trgm GIN index on the
+   * fields' text (installed when the database ships pg_trgm and the role may; otherwise nothing
+   * happens and search reads the filtered records). MongoDB: nothing (no index serves a
+   * case-insensitive substring there). Building it on a large collection takes a while.
+   */
+  ensureSearchIndex(collection: string, fields: readonly string[], options?: OperationOptions): Promise<void>;
+  /**
    * Refreshes what the database's query planner knows of a collection after a bulk write (PostgreSQL
    * and PGlite: ANALYZE, which PGlite has no autovacuum to run; MongoDB: nothing, its planner learns
    * by trying). Fine when the collection does not exist.

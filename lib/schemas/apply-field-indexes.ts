@@ -1,5 +1,7 @@
 import { log } from "@/lib/log";
 import type { RecordStore } from "@/lib/records/record-store";
+import { searchableFields } from "@/lib/records-service/parse-list-query";
+import type { SchemaDefinition } from "./schema-definition";
 
 /**
  * Creates the indexes of `indexed` fields one by one. When one cannot be created (a timeout, the
@@ -28,5 +30,19 @@ export async function dropFieldIndexesQuietly(store: RecordStore, collection: st
     } catch (error) {
       log.error("could not drop a field index", { collection, field, error: error instanceof Error ? error.message : String(error) });
     }
+  }
+}
+
+/**
+ * Makes the records API's search over the schema's text fields (searchableFields) served by an
+ * index, replacing one over an earlier field list; run on every save, so a schema saved before
+ * search indexes existed gets one at its next save. Logs (never throws) a failure: search answers
+ * the same without the index, only slower.
+ */
+export async function ensureSearchIndexQuietly(store: RecordStore, definition: SchemaDefinition, signal?: AbortSignal): Promise<void> {
+  try {
+    await store.ensureSearchIndex(definition.name, searchableFields(definition), signal ? { signal } : {});
+  } catch (error) {
+    log.error("could not build a search index", { collection: definition.name, error: error instanceof Error ? error.message : String(error) });
   }
 }

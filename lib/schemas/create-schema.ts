@@ -5,7 +5,7 @@ import { getPlatformDb } from "@/lib/platform-db/client";
 import { isUniqueViolation } from "@/lib/platform-db/is-unique-violation";
 import { schemaDefinitions } from "@/lib/platform-db/schema";
 import type { RecordStore } from "@/lib/records/record-store";
-import { createFieldIndexes } from "./apply-field-indexes";
+import { createFieldIndexes, ensureSearchIndexQuietly } from "./apply-field-indexes";
 import { createUniqueIndexes, dropUniqueIndexesQuietly } from "./apply-unique-indexes";
 import { checkSchemaFitsProject } from "./check-schema-fits-project";
 import { listSchemas } from "./list-schemas";
@@ -62,6 +62,7 @@ export async function createSchema(options: CreateSchemaOptions): Promise<Stored
     await db.delete(schemaDefinitions).where(eq(schemaDefinitions.id, id));
     throw error;
   }
+  await ensureSearchIndexQuietly(options.store, definition, options.signal);
   await bumpProjectGeneration(options.projectId);
   return toStoredSchema(row);
 }

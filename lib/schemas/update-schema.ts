@@ -4,7 +4,7 @@ import { log } from "@/lib/log";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { schemaDefinitions } from "@/lib/platform-db/schema";
 import type { RecordStore } from "@/lib/records/record-store";
-import { createFieldIndexes, dropFieldIndexesQuietly } from "./apply-field-indexes";
+import { createFieldIndexes, dropFieldIndexesQuietly, ensureSearchIndexQuietly } from "./apply-field-indexes";
 import { createUniqueIndexes, dropUniqueIndexesQuietly } from "./apply-unique-indexes";
 import { checkSchemaFitsProject } from "./check-schema-fits-project";
 import { listSchemas } from "./list-schemas";
@@ -105,6 +105,7 @@ export async function updateSchema(options: UpdateSchemaOptions): Promise<Update
     throw new AppError("conflict", `schema "${current.name}" was changed meanwhile; reload it and apply your change again`);
   }
   await dropFieldIndexesQuietly(store, definition.name, effects.fieldIndexesDropped);
+  await ensureSearchIndexQuietly(store, definition, options.signal);
   await bumpProjectGeneration(options.projectId);
   return { schema: toStoredSchema(saved), effects };
 }

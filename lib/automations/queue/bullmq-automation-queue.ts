@@ -1,5 +1,6 @@
-import { DelayedError, Queue, Worker, type Job } from "bullmq";
-import { Redis } from "ioredis";
+import { DelayedError, Queue, Worker, type Job, type JobsOptions } from "bullmq";
+import { Redis, ReplyError } from "ioredis";
+import { createWriteBatcher, type WriteBatcher } from "@/lib/batching/write-batcher";
 import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
@@ -21,6 +22,13 @@ export interface BullmqAutomationQueueOptions {
   stalledIntervalMs?: number;
   /** How long add() waits for Redis before answering unavailable. */
   addTimeoutMs?: number;
+}
+
+/** One job as BullMQ's add and addBulk take it. */
+interface JobToAdd {
+  name: string;
+  data: AutomationJob;
+  opts: JobsOptions;
 }
 
 /** A run that failed; thrown to BullMQ so that its retry policy (attempts, backoff) applies. */
@@ -75,6 +83,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private slotsConnection: Redis | null = null;
   private slots: ProjectRunSlots | null = null;
   private readonly controllers = new Set<AbortController>();
+  private readonly adds: WriteBatcher<JobToAdd>;
 
   constructor(private readonly options: BullmqAutomationQueueOptions) {
     // Jobs queued by concurrent writes in the same turn of the event loop go out in one socket write.
@@ -82,6 +91,21 @@ export class BullmqAutomationQueue implements AutomationQueue {
     this.producer.on("error", (error) => warnThrottled("automation queue connection error", error));
     this.queue = new Queue<AutomationJob>(AUTOMATION_QUEUE_NAME, { connection: this.producer, prefix: this.bullPrefix });
     this.queue.on("error", (error) => warnThrottled("automation queue error", error));
+    // Each add is a socket write, the dearest part of queueing a run on this kind of machine. Adds
+    // go out at once while none is in flight; the ones made meanwhile (concurrent writes' events)
+    // wait for it and leave together as one pipeline: one socket write for many jobs, a round trip
+    // of extra delay at most. Adding a known job id again does nothing, so after a batch refused by
+    // a script error (a reply error) each job is simply added alone for its own answer.
+    this.adds = createWriteBatcher<JobToAdd>({
+      runAlone: async (job) => {
+        await this.queue.add(job.name, job.data, job.opts);
+      },
+      runBatch: async (jobs) => {
+        await this.queue.addBulk([...jobs]);
+      },
+      failsEveryItem: (error) => !(error instanceof ReplyError),
+      maxInFlight: 1,
+    });
   }
 
   private get bullPrefix(): string {
@@ -89,21 +113,22 @@ export class BullmqAutomationQueue implements AutomationQueue {
   }
 
   async add(jobs: readonly AutomationJob[]): Promise<void> {
-    const bulk = jobs.map((job) => ({
-      name: job.triggerType,
-      data: job,
-      opts: {
-        jobId: job.id,
-        attempts: 1 + job.retry.attempts,
-        backoff: { type: "fixed" as const, delay: job.retry.backoffSeconds * 1_000 },
-        removeOnComplete: KEEP_COMPLETED,
-        removeOnFail: KEEP_FAILED,
-      },
-    }));
+    const added = Promise.all(
+      jobs.map((job) =>
+        this.adds.add(AUTOMATION_QUEUE_NAME, {
+          name: job.triggerType,
+          data: job,
+          opts: {
+            jobId: job.id,
+            attempts: 1 + job.retry.attempts,
+            backoff: { type: "fixed" as const, delay: job.retry.backoffSeconds * 1_000 },
+            removeOnComplete: KEEP_COMPLETED,
+            removeOnFail: KEEP_FAILED,
+          },
+        }),
+      ),
+    );
     try {
-      // One job (the usual record event) is one script call; addBulk wraps it in a transaction.
-      const [only] = bulk;
-      const added: Promise<unknown> = bulk.length === 1 && only ? this.queue.add(only.name, only.data, only.opts) : this.queue.addBulk(bulk);
       await withTimeout(added, this.options.addTimeoutMs ?? 3_000);
     } catch (error) {
       if (error instanceof AppError) throw error;

@@ -41,3 +41,16 @@ export function fieldIndexName(field: string): string {
 export function fieldIndexSpec(field: string): IndexSpec {
   return { key: { [field]: 1 }, options: { name: fieldIndexName(field) } };
 }
+
+export function lookupIndexName(field: string): string {
+  return `lookup_${field}`;
+}
+
+/**
+ * A lookup index (RecordStore.ensureLookupIndex): the field, then the id, over the records whose
+ * value is text, a number or a boolean: the $type clause equality filters carry (build-filter.ts)
+ * lets MongoDB use it, as with a unique index; records holding null are not in it.
+ */
+export function lookupIndexSpec(field: string): IndexSpec {
+  return { key: { [field]: 1, _id: 1 }, options: { name: lookupIndexName(field), partialFilterExpression: { [field]: { $type: [...UNIQUE_VALUE_TYPES] } } } };
+}

@@ -2,7 +2,7 @@ import { MongoClient, type Collection, type Document, type MongoClientOptions } 
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { ConnectGuardOptions } from "@/lib/outbound/guarded-socket";
-import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
+import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQuery, checkSearchFields, completeSort } from "../check-query";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, orderRecordKeys } from "../order-stored-records";
@@ -12,12 +12,13 @@ import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "..
 import { buildFilter } from "./build-filter";
 import { buildSort } from "./build-sort";
 import { buildUpdate } from "./build-update";
-import { ORDER_INDEX, fieldIndexName, fieldIndexSpec, uniqueIndexName, uniqueIndexSpec, type IndexSpec } from "./index-spec";
+import { ORDER_INDEX, fieldIndexName, fieldIndexSpec, lookupIndexSpec, uniqueIndexName, uniqueIndexSpec, type IndexSpec } from "./index-spec";
 import { databaseNameFromUrl, fromMongoDocument, toMongoDocument } from "./map-document";
 import { isAlreadyGone, isConcurrentIndexBuild, mapMongoError, type MongoErrorContext } from "./map-mongo-error";
 import { OWNER_COLLECTION } from "../database-owner";
 import { guardedMongoOptions } from "./mongo-connect-guard";
 import { claimMongoOwnership, isOwnerMarkerCommand, readMongoOwner, type OwnerMarkerCollection } from "./owner-marker";
+import { oncePerKey } from "../once-per-key";
 
 export interface MongoRecordStoreOptions {
   /** A mongodb:// or mongodb+srv:// URL (decrypted; never logged). Its path names the database (default "flowpoint"). */
@@ -76,6 +77,7 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
     metrics.queries += 1;
   });
   const orderIndexed = new Set<string>();
+  const lookupIndexOnce = oncePerKey();
   let closed = false;
 
   function collectionOf(name: string): Collection<Document> {
@@ -280,6 +282,18 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
       });
     },
 
+    async ensureLookupIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      // Asked for on first use of a platform collection by every caller: built once per store.
+      return lookupIndexOnce(`${collection}\u0000${field}`, () =>
+        operation(opts, async (deadline) => {
+          if (isSystemField(field)) return;
+          await createIndex(collection, lookupIndexSpec(field), deadline);
+        }),
+      );
+    },
+
     async dropFieldIndex(collection, field, opts) {
       assertCollectionName(collection);
       assertFieldName(field, "field");
@@ -291,6 +305,13 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
           if (!isAlreadyGone(error)) throw error;
         }
       });
+    },
+
+    async ensureSearchIndex(collection, fields, opts) {
+      assertCollectionName(collection);
+      checkSearchFields(fields);
+      // A search is a case-insensitive substring match ($regex), which no MongoDB index serves.
+      return operation(opts, async () => undefined);
     },
 
     async refreshStatistics(collection, opts) {

@@ -4,7 +4,7 @@ import type { SqlExecutor } from "./sql-executor";
 import { createSqlRecordStore } from "./sql-record-store";
 import { sqlExecutorBackends } from "../testing/sql-executor-backends";
 
-// Concurrent inserts share a statement (write-batcher.ts). The contract suite proves that single
+// Concurrent inserts share a statement (lib/batching/write-batcher.ts). The contract suite proves that single
 // inserts answer as before; this proves that concurrent ones are batched, and that a batch answers
 // each caller as its insert alone would have.
 

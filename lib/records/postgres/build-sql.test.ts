@@ -3,7 +3,7 @@ import { checkMatchQuery, completeSort } from "../check-query";
 import type { FieldCondition } from "../record-store";
 import { orderBySql } from "./build-order-by";
 import { SqlParams, conditionSql, likePattern, scalarGuard, whereSql } from "./build-where";
-import { numberKey, textKey, textPrefixKey, typeRankKey } from "./field-keys";
+import { numberKey, plainTieIdKey, searchedText, sortKeysWithTieBreakers, textKey, textPrefixKey, typeRankKey } from "./field-keys";
 
 function one(condition: FieldCondition, indexed = false): { sql: string; params: unknown[] } {
   const [checked] = checkMatchQuery({ where: [condition] }).where;
@@ -67,5 +67,34 @@ describe("SQL built from typed conditions", () => {
 
   it("orders by the createdAt/id index by default", () => {
     expect(orderBySql(completeSort([]))).toBe(`(doc->>'createdAt') COLLATE "C" ASC, id ASC`);
+  });
+
+  it("writes a sort on one indexed field in its index's keys, the tie-breakers ascending either way", () => {
+    const indexed = () => true;
+    const desc = orderBySql(completeSort([{ field: "priority", direction: "desc" }]), indexed);
+    expect(desc).toBe(sortKeysWithTieBreakers("priority", "DESC").join(", "));
+    expect(desc).toContain(`${plainTieIdKey("priority")} ASC`);
+    expect(desc.endsWith(`(doc->>'createdAt') COLLATE "C" ASC, id ASC`)).toBe(true);
+    // Without the index, or with a tie-breaker of the caller's own, the plain keys.
+    expect(orderBySql(completeSort([{ field: "priority", direction: "desc" }]))).not.toContain(plainTieIdKey("priority"));
+    const twoFields = completeSort([
+      { field: "priority", direction: "desc" },
+      { field: "title", direction: "asc" },
+    ]);
+    expect(orderBySql(twoFields, indexed)).not.toContain(plainTieIdKey("priority"));
+    expect(orderBySql(completeSort([{ field: "id", direction: "desc" }]), indexed)).toBe("id DESC");
+  });
+
+  it("matches a search against its index's expression when that index exists, the exact conditions kept only where they differ", () => {
+    const exactSql = (text: string, fields = ["title", "body"]) => whereSql(checkMatchQuery({ search: { text, fields } }), new SqlParams());
+    const indexedSql = (text: string, fields = ["title", "body"]) => {
+      const params = new SqlParams();
+      return { sql: whereSql(checkMatchQuery({ search: { text, fields } }), params, () => false, true), params: params.values };
+    };
+    expect(exactSql("50%")).not.toContain(searchedText(["title", "body"]));
+    expect(indexedSql("50%")).toEqual({ sql: `${searchedText(["title", "body"])} ILIKE $1 ESCAPE '\\'`, params: ["%50\\%%"] });
+    // A line break could join two fields' text; id has a collation of its own.
+    expect(indexedSql("a\nb").sql).toBe(`(${searchedText(["title", "body"])} ILIKE $1 ESCAPE '\\' AND ${exactSql("a\nb")})`);
+    expect(indexedSql("a", ["id", "title"]).sql).toBe(`(${searchedText(["id", "title"])} ILIKE $1 ESCAPE '\\' AND ${exactSql("a", ["id", "title"])})`);
   });
 });

@@ -1,6 +1,6 @@
 import type { CheckedCondition, CheckedMatch, CheckedSearch } from "../check-query";
 import { isStorableValue } from "../normalize-document";
-import { TEXT_PREFIX_LENGTH, TYPE_RANK, jsonOf, numberKey, textKey, textOf, textPrefixKey, typeRankKey } from "./field-keys";
+import { TEXT_PREFIX_LENGTH, TYPE_RANK, jsonOf, numberKey, searchedText, textKey, textOf, textPrefixKey, typeRankKey } from "./field-keys";
 import { isSystemField } from "../record-names";
 
 /** Collects parameter values and hands out their $n placeholders. */
@@ -164,18 +164,32 @@ export function conditionSql(condition: CheckedCondition, params: SqlParams, has
   }
 }
 
-function searchSql(search: CheckedSearch, params: SqlParams): string {
+/**
+ * A search: any of its fields holds the text. With a search index over exactly these fields, the
+ * index's expression (the fields' text, one line each) is matched instead: a text without a line
+ * break that occurs in it occurs within one line, that is in one field, so the answer is the same,
+ * and the planner estimates the matches from that expression's statistics. A text with a line break
+ * could span two fields, and `id` is compared in its own collation: then the per-field conditions
+ * follow, so the index narrows and they decide.
+ */
+function searchSql(search: CheckedSearch, params: SqlParams, indexed: boolean): string {
   const pattern = likePattern(search.text);
   const placeholder = params.add(pattern);
+  const narrowed = `${searchedText(search.fields)} ILIKE ${placeholder} ESCAPE '\\'`;
+  if (indexed && !search.text.includes("\n") && !search.fields.includes("id")) return narrowed;
   const parts = search.fields.map((field) =>
     field === "id" ? `id ILIKE ${placeholder} ESCAPE '\\'` : `(jsonb_typeof(${jsonOf(field)}) = 'string' AND ${textOf(field)} ILIKE ${placeholder} ESCAPE '\\')`,
   );
-  return `(${parts.join(" OR ")})`;
+  const exact = `(${parts.join(" OR ")})`;
+  return indexed ? `(${narrowed} AND ${exact})` : exact;
 }
 
-/** The WHERE clause body (never empty: "TRUE" when there is nothing to match). */
-export function whereSql(match: CheckedMatch, params: SqlParams, hasFieldIndex: HasFieldIndex = NO_FIELD_INDEXES): string {
+/**
+ * The WHERE clause body (never empty: "TRUE" when there is nothing to match). `hasSearchIndex`:
+ * whether a search index over exactly the search's fields exists (sql-record-store.ts).
+ */
+export function whereSql(match: CheckedMatch, params: SqlParams, hasFieldIndex: HasFieldIndex = NO_FIELD_INDEXES, hasSearchIndex = false): string {
   const parts = match.where.map((condition) => conditionSql(condition, params, hasFieldIndex));
-  if (match.search) parts.push(searchSql(match.search, params));
+  if (match.search) parts.push(searchSql(match.search, params, hasSearchIndex));
   return parts.length ? parts.join(" AND ") : "TRUE";
 }

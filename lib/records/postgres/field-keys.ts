@@ -49,12 +49,91 @@ export function otherKey(field: string): string {
   return `CASE WHEN jsonb_typeof(${jsonOf(field)}) IN ('object', 'array', 'boolean') THEN ${jsonOf(field)} END`;
 }
 
-/** Every sort key of a field, in order. The first three are the columns of its field index. */
+/** Every sort key of a field, in order. The first three lead the columns of its field index. */
 export function sortKeys(field: string): string[] {
   return [typeRankKey(field), numberKey(field), textPrefixKey(field), textKey(field), otherKey(field)];
 }
 
-/** The column list of an `indexed` field's index: the leading sort keys, which serve both its conditions and its sort. */
-export function fieldIndexColumns(field: string): string {
-  return sortKeys(field).slice(0, 3).join(", ");
+/** 'false' or 'true' for a boolean (in that order, as jsonb orders them), else NULL. */
+export function booleanKey(field: string): string {
+  return `(CASE WHEN jsonb_typeof(${jsonOf(field)}) = 'boolean' THEN ${textOf(field)} END) COLLATE "C"`;
+}
+
+/**
+ * Whether a value is told apart from every other value by typeRank, numberKey, textPrefixKey and
+ * booleanKey alone: missing, null, numbers, booleans and text shorter than the prefix. Records
+ * sharing those keys are then equal in the field, and are ordered by the tie-breakers alone.
+ * Whether a value is plain is the same for every record sharing its keys: a text whose prefix is
+ * shorter than TEXT_PREFIX_LENGTH is that whole text; objects and arrays are never plain.
+ */
+function isPlainValue(field: string): string {
+  return (
+    `(jsonb_typeof(${jsonOf(field)}) IS NULL OR jsonb_typeof(${jsonOf(field)}) IN ('null', 'number', 'boolean') ` +
+    `OR (jsonb_typeof(${jsonOf(field)}) = 'string' AND char_length(${textOf(field)}) < ${TEXT_PREFIX_LENGTH}))`
+  );
+}
+
+/** The record's createdAt when its value of `field` is plain (isPlainValue), else NULL; compared byte-wise as the default order does. */
+export function plainTieCreatedAtKey(field: string): string {
+  return `(CASE WHEN ${isPlainValue(field)} THEN (doc->>'createdAt') END) COLLATE "C"`;
+}
+
+/** The record's id when its value of `field` is plain (isPlainValue), else NULL. */
+export function plainTieIdKey(field: string): string {
+  return `(CASE WHEN ${isPlainValue(field)} THEN id END) COLLATE "C"`;
+}
+
+/**
+ * The sort keys of a field followed by the default tie-breakers (createdAt, id ascending), written
+ * so that an index can hold every key that decides the order of almost every record: the leading
+ * keys, the boolean, then createdAt and id of plain values. Records whose value is not plain (long
+ * text, objects, arrays) tie on all of those and are ordered by the remaining keys, exactly as
+ * sortKeys() and the tie-breakers order them. `direction` is the field's direction; the tie-breakers
+ * stay ascending.
+ */
+export function sortKeysWithTieBreakers(field: string, direction: "ASC" | "DESC"): string[] {
+  return [
+    `${typeRankKey(field)} ${direction}`,
+    `${numberKey(field)} ${direction}`,
+    `${textPrefixKey(field)} ${direction}`,
+    `${booleanKey(field)} ${direction}`,
+    `${plainTieCreatedAtKey(field)} ASC`,
+    `${plainTieIdKey(field)} ASC`,
+    `${textKey(field)} ${direction}`,
+    `${otherKey(field)} ${direction}`,
+    `(doc->>'createdAt') COLLATE "C" ASC`,
+    "id ASC",
+  ];
+}
+
+/**
+ * The column lists of an `indexed` field's two indexes. Both lead with the keys its conditions are
+ * written in (build-where.ts) and hold the tie-breakers of plain values, so a sort on the field
+ * reads only the records of the page, however few distinct values the field has. A btree is read
+ * in one direction or the other, and the tie-breakers are ascending whichever way the field is
+ * sorted: one index serves ascending sorts, the other, with the tie-breakers stored descending,
+ * descending sorts (read backwards).
+ */
+export function fieldIndexColumns(field: string, order: "ascending" | "descending"): string {
+  const tieDirection = order === "ascending" ? "" : " DESC";
+  return [
+    typeRankKey(field),
+    numberKey(field),
+    textPrefixKey(field),
+    booleanKey(field),
+    `${plainTieCreatedAtKey(field)}${tieDirection}`,
+    `${plainTieIdKey(field)}${tieDirection}`,
+  ].join(", ");
+}
+
+/**
+ * The text a search over `fields` looks in, as one expression a trigram index can hold: each
+ * field's text (values of other types left out, as search skips them), one line per field. A search
+ * match in any field is a match in it, so it narrows a search without losing a record; a match that
+ * spans two lines is not a match of any field, which the search's own conditions then drop.
+ */
+export function searchedText(fields: readonly string[]): string {
+  // id is COLLATE "C"; the fields' text has the default collation, which ILIKE must see alone.
+  const parts = fields.map((field) => (field === "id" ? `(id COLLATE "default")` : `coalesce(CASE WHEN jsonb_typeof(${jsonOf(field)}) = 'string' THEN ${textOf(field)} END, '')`));
+  return `(${parts.join(` || E'\\n' || `)})`;
 }

@@ -27,7 +27,9 @@ export function createPgliteExecutor(options: PgliteExecutorOptions): SqlExecuto
       const { PGlite } = await import("@electric-sql/pglite");
       try {
         mkdirSync(options.dataDir, { recursive: true });
-        return await PGlite.create(options.dataDir);
+        // pg_trgm lets text search be served by an index (sql-record-store.ts, ensureSearchIndex).
+        const { pg_trgm } = await import("@electric-sql/pglite/contrib/pg_trgm");
+        return await PGlite.create(options.dataDir, { extensions: { pg_trgm } });
       } catch (error) {
         throw new AppError("unavailable", "the local database could not be opened", { cause: error });
       }

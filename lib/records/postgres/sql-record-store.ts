@@ -1,21 +1,35 @@
 import { AppError } from "@/lib/errors";
-import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQuery, completeSort } from "../check-query";
+import { checkConditions, checkCountLimit, checkFindQuery, checkIds, checkMatchQuery, checkSearchFields, completeSort, type CheckedSearch } from "../check-query";
 import { textProblem } from "../normalize-document";
 import { prepareChanges } from "../prepare-changes";
 import { prepareInsert, prepareInsertMany } from "../prepare-insert";
 import { orderByIds, orderRecordKeys } from "../order-stored-records";
 import { assertCollectionName, assertFieldName, isSystemField } from "../record-names";
-import type { OperationOptions, OutboxWrite, RecordStore, StoredRecord, UpdateResult } from "../record-store";
+import type { OperationOptions, OutboxWrite, RecordStore, SortSpec, StoredRecord, UpdateResult } from "../record-store";
+import { log } from "@/lib/log";
 import { DEFAULT_OPERATION_TIMEOUT_MS, runWithDeadline, type Deadline } from "../run-with-deadline";
 import { orderBySql } from "./build-order-by";
 import { NO_FIELD_INDEXES, SqlParams, scalarGuard, whereSql, type HasFieldIndex } from "./build-where";
-import { fieldIndexColumns } from "./field-keys";
+import { fieldIndexColumns, searchedText } from "./field-keys";
+import { createLookupIndexSql, lookupIndexName } from "./lookup-index";
 import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
-import type { SqlExecutor } from "./sql-executor";
-import { createWriteBatcher } from "./write-batcher";
-import { RECORDS_SCHEMA, fieldIndexName, orderIndexName, qualifiedTable, quoteIdentifier, tableName, uniqueIndexName } from "./table-names";
+import type { SqlExecutor, SqlResult } from "./sql-executor";
+import { createWriteBatcher } from "@/lib/batching/write-batcher";
+import {
+  RECORDS_SCHEMA,
+  SEARCH_INDEX_SUFFIX,
+  fieldIndexNames,
+  legacyFieldIndexName,
+  orderIndexName,
+  qualifiedTable,
+  quoteIdentifier,
+  searchIndexName,
+  tableName,
+  uniqueIndexName,
+} from "./table-names";
 import { checkOwnershipClaim, settleClaim, toDatabaseOwner, type DatabaseOwner } from "../database-owner";
 import { CREATE_OWNER_TABLE, INSERT_OWNER, SELECT_OWNER, TAKE_OVER_OWNER } from "./owner-sql";
+import { oncePerKey } from "../once-per-key";
 
 export interface SqlRecordStoreOptions {
   executor: SqlExecutor;
@@ -32,6 +46,11 @@ const CREATION_ATTEMPTS = 3;
  */
 const INDEX_CATALOG_MAX_AGE_MS = 30_000;
 const INDEX_CATALOG_TIMEOUT_MS = 10_000;
+/**
+ * How long replacing a field's legacy index (legacyFieldIndexName) may take in the background:
+ * building the two indexes reads the whole collection twice, about 2.5 s per 100,000 records here.
+ */
+const LEGACY_INDEX_UPGRADE_TIMEOUT_MS = 30 * 60_000;
 /** Operators an indexed field's keys serve (build-where.ts). */
 const INDEX_SERVED_OPS: ReadonlySet<string> = new Set(["eq", "in", "gt", "gte", "lt", "lte"]);
 
@@ -63,7 +82,22 @@ function outboxEntry(outbox: OutboxWrite, record: StoredRecord): Record<string, 
   return { id: outbox.id, createdAt: now, updatedAt: now, event: outbox.event, record, previous: null };
 }
 
-/** A write waiting in the store's batcher (write-batcher.ts) for the rest of its event-loop turn. */
+/** One statement of index maintenance, run by a caller's operation or in the background. */
+type RunStatement = (sql: string, params?: unknown[]) => Promise<SqlResult>;
+
+/**
+ * Which indexes a query can be written for: fields' indexes for their conditions (either index
+ * shape) and for their sorts (the current shape), and a search index over the search's fields.
+ */
+interface QueryIndexes {
+  conditions: HasFieldIndex;
+  sorts: HasFieldIndex;
+  search: boolean;
+}
+
+const NO_INDEXES: QueryIndexes = { conditions: NO_FIELD_INDEXES, sorts: NO_FIELD_INDEXES, search: false };
+
+/** A write waiting in the store's batcher (lib/batching/write-batcher.ts) for the rest of its event-loop turn. */
 interface QueuedInsert {
   collection: string;
   record: StoredRecord;
@@ -100,9 +134,11 @@ function describeValue(value: unknown): string {
  * `(id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)` where `doc` holds the whole record
  * including id, createdAt and updatedAt, plus an index on (createdAt, id) for the default order.
  * A unique field is a partial unique expression index on `doc->'field'` over string, number and
- * boolean values (missing, null, objects and arrays are not constrained). An indexed field has an
- * expression index on its leading sort keys (field-keys.ts); conditions on it are written in those
- * keys once the store has seen the index in the catalog (build-where.ts). Reading a collection
+ * boolean values (missing, null, objects and arrays are not constrained). An indexed field has two
+ * expression indexes on its sort keys and tie-breakers (field-keys.ts); conditions and sorts on it
+ * are written in those keys once the store has seen the indexes in the catalog (build-where.ts,
+ * build-order-by.ts). A field index of the earlier shape is replaced in the background the first
+ * time a query on that field sees it. Reading a collection
  * that was never written answers empty results without creating anything.
  */
 export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStore {
@@ -111,6 +147,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
   const metrics = { queries: 0 };
   let closed = false;
   const indexCatalog = new Map<string, { loadedAt: number; names: Promise<ReadonlySet<string>> }>();
+  const lookupIndexOnce = oncePerKey();
 
   /**
    * The names of a collection's indexes, read from the catalog at most every 30 s. Not counted in
@@ -130,11 +167,73 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     return names;
   }
 
-  /** Which of the conditions' fields have a field index; the catalog is read only when one could. */
-  async function fieldIndexesFor(collection: string, conditions: readonly { field: string; op: string }[]): Promise<HasFieldIndex> {
-    if (!conditions.some((condition) => INDEX_SERVED_OPS.has(condition.op) && !isSystemField(condition.field))) return NO_FIELD_INDEXES;
+  /**
+   * Which indexes can serve a query: its conditions' and its sort's fields', and its search's; the
+   * catalog is read only when one could. A field whose index still has the earlier shape gets it
+   * replaced.
+   */
+  async function indexesFor(
+    collection: string,
+    conditions: readonly { field: string; op: string }[],
+    sort: readonly SortSpec[] = [],
+    search?: CheckedSearch,
+  ): Promise<QueryIndexes> {
+    const fields = new Set([...conditions.filter((condition) => INDEX_SERVED_OPS.has(condition.op)).map((condition) => condition.field), ...sort.map((spec) => spec.field)]);
+    for (const field of fields) if (isSystemField(field)) fields.delete(field);
+    if (fields.size === 0 && !search) return NO_INDEXES;
     const names = await indexNames(collection);
-    return (field) => names.has(fieldIndexName(collection, field));
+    for (const field of fields) {
+      if (names.has(legacyFieldIndexName(collection, field)) && !names.has(fieldIndexNames(collection, field).ascending)) upgradeLegacyFieldIndex(collection, field);
+    }
+    return {
+      conditions: (field) => names.has(fieldIndexNames(collection, field).ascending) || names.has(legacyFieldIndexName(collection, field)),
+      sorts: (field) => {
+        const current = fieldIndexNames(collection, field);
+        return names.has(current.ascending) || names.has(current.descending);
+      },
+      search: search !== undefined && names.has(searchIndexName(collection, search.fields)),
+    };
+  }
+
+  /**
+   * Builds a field's two indexes (fieldIndexColumns) and drops the single index of the earlier
+   * shape. On a server, writes to the collection go on while the indexes are built or dropped
+   * (CONCURRENTLY). A build that failed or was cancelled leaves an invalid index behind, which IF
+   * NOT EXISTS would keep: it is dropped first. PGlite serves one connection: there is nobody to
+   * let through. Conditions are written the same for both shapes, so queries answer throughout.
+   */
+  async function buildFieldIndexes(collection: string, field: string, run: RunStatement): Promise<void> {
+    const concurrently = options.kind === "postgres" ? "CONCURRENTLY " : "";
+    const names = fieldIndexNames(collection, field);
+    for (const order of ["ascending", "descending"] as const) {
+      if (concurrently) await dropInvalidIndex(names[order], run);
+      const sql = `CREATE INDEX ${concurrently}IF NOT EXISTS ${quoteIdentifier(names[order])} ON ${qualifiedTable(collection)} (${fieldIndexColumns(field, order)})`;
+      await createIdempotently(() => run(sql));
+    }
+    await run(`DROP INDEX ${concurrently}IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(legacyFieldIndexName(collection, field))}`);
+  }
+
+  const upgradesStarted = new Set<string>();
+
+  /**
+   * Replaces a field index of the earlier shape, once per field and process, in the background:
+   * the query that noticed it does not wait. Not counted in metrics.queries (not the caller's
+   * work). A failure is logged and tried again by the next process; until then the old index
+   * serves as before.
+   */
+  function upgradeLegacyFieldIndex(collection: string, field: string): void {
+    const key = `${collection}\u0000${field}`;
+    if (upgradesStarted.has(key)) return;
+    upgradesStarted.add(key);
+    const signal = AbortSignal.timeout(LEGACY_INDEX_UPGRADE_TIMEOUT_MS);
+    const run: RunStatement = (sql, params = []) => executor.query(sql, params, signal);
+    buildFieldIndexes(collection, field, run)
+      .then(() => run(`ANALYZE ${qualifiedTable(collection)}`))
+      .then(() => log.info("replaced a field index with one that holds the tie-breakers", { collection, field }))
+      .catch((error: unknown) => {
+        if (!closed) log.error("could not replace a field index", { collection, field, error: mapPgError(error).message });
+      })
+      .finally(() => indexCatalog.delete(collection));
   }
 
   function query(sql: string, params: unknown[], deadline: Deadline) {
@@ -262,15 +361,35 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     return result.rows[0]?.value;
   }
 
-  async function dropInvalidIndex(name: string, deadline: Deadline): Promise<void> {
-    const result = await query(
+  async function dropInvalidIndex(name: string, run: RunStatement): Promise<void> {
+    const result = await run(
       "SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = $2",
       [RECORDS_SCHEMA, name],
-      deadline,
     );
     if (result.rows[0] && result.rows[0].valid === false) {
-      await query(`DROP INDEX CONCURRENTLY IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(name)}`, [], deadline);
+      await run(`DROP INDEX CONCURRENTLY IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(name)}`);
     }
+  }
+
+  /**
+   * The schema holding pg_trgm's operator classes: installed in the records schema when the
+   * database has it but nobody installed it yet. Undefined when it cannot be had (not shipped with
+   * the server, or the role may not install it): search then reads the filtered records, as before.
+   */
+  async function trigramOperatorsSchema(run: RunStatement): Promise<string | undefined> {
+    const installedIn = async () => {
+      const result = await run("SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = 'pg_trgm'");
+      return result.rows[0] ? String(result.rows[0].schema) : undefined;
+    };
+    const found = await installedIn();
+    if (found !== undefined) return found;
+    try {
+      await createIdempotently(() => run(`CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA ${quoteIdentifier(RECORDS_SCHEMA)}`));
+    } catch (error) {
+      log.warn("text search cannot be indexed: the pg_trgm extension is not available", { error: mapPgError(error).message });
+      return undefined;
+    }
+    return installedIn();
   }
 
   async function selectOwner(deadline: Deadline): Promise<DatabaseOwner | null> {
@@ -316,9 +435,9 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const checked = checkFindQuery(findQuery);
       return operation(findQuery, async (deadline) => {
         if (checked.limit === 0) return [];
-        const hasFieldIndex = await fieldIndexesFor(collection, checked.where);
+        const indexes = await indexesFor(collection, checked.where, checked.sort, checked.search);
         const params = new SqlParams();
-        let sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params, hasFieldIndex)} ORDER BY ${orderBySql(completeSort(checked.sort))}`;
+        let sql = `SELECT doc FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params, indexes.conditions, indexes.search)} ORDER BY ${orderBySql(completeSort(checked.sort), indexes.sorts)}`;
         if (checked.limit !== undefined) sql += ` LIMIT ${params.add(checked.limit)}`;
         if (checked.skip > 0) sql += ` OFFSET ${params.add(checked.skip)}`;
         const result = await read(() => query(sql, params.values, deadline), { rows: [], rowCount: 0 });
@@ -332,9 +451,9 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const limit = checkCountLimit(countQuery?.limit);
       return operation(countQuery, async (deadline) => {
         if (limit === 0) return 0;
-        const hasFieldIndex = await fieldIndexesFor(collection, checked.where);
+        const indexes = await indexesFor(collection, checked.where, [], checked.search);
         const params = new SqlParams();
-        const matches = `SELECT 1 FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params, hasFieldIndex)}`;
+        const matches = `SELECT 1 FROM ${qualifiedTable(collection)} WHERE ${whereSql(checked, params, indexes.conditions, indexes.search)}`;
         const sql = limit === undefined ? `SELECT count(*) AS n FROM (${matches}) AS matched` : `SELECT count(*) AS n FROM (${matches} LIMIT ${params.add(limit)}) AS matched`;
         const result = await read(() => query(sql, params.values, deadline), { rows: [{ n: 0 }], rowCount: 1 });
         return Number(result.rows[0]?.n ?? 0);
@@ -363,11 +482,11 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const patch = prepareChanges(changes, new Date());
       const outbox = opts?.outbox;
       return operation(opts, async (deadline): Promise<UpdateResult> => {
-        const hasFieldIndex = await fieldIndexesFor(collection, conditions);
+        const indexes = await indexesFor(collection, conditions);
         const params = new SqlParams();
         const table = qualifiedTable(collection);
         // The row is locked while it is read, so `previous` is exactly what the update replaced.
-        const target = `SELECT id, doc FROM ${table} WHERE ${whereSql({ where: conditions }, params, hasFieldIndex)} ORDER BY ${DEFAULT_ORDER} LIMIT 1 FOR UPDATE`;
+        const target = `SELECT id, doc FROM ${table} WHERE ${whereSql({ where: conditions }, params, indexes.conditions)} ORDER BY ${DEFAULT_ORDER} LIMIT 1 FOR UPDATE`;
         const update =
           `UPDATE ${table} AS updated SET doc = updated.doc || ${params.json(patch)} FROM target WHERE updated.id = target.id ` +
           `RETURNING target.doc AS previous, updated.doc AS record`;
@@ -392,9 +511,9 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       const conditions = checkConditions(where);
       const outbox = opts?.outbox;
       return operation(opts, async (deadline) => {
-        const hasFieldIndex = await fieldIndexesFor(collection, conditions);
+        const indexes = await indexesFor(collection, conditions);
         const params = new SqlParams();
-        const remove = `DELETE FROM ${qualifiedTable(collection)} WHERE ${whereSql({ where: conditions }, params, hasFieldIndex)}`;
+        const remove = `DELETE FROM ${qualifiedTable(collection)} WHERE ${whereSql({ where: conditions }, params, indexes.conditions)}`;
         if (!outbox) {
           const result = await read(() => query(remove, params.values, deadline), { rows: [], rowCount: 0 });
           return result.rowCount;
@@ -446,14 +565,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       return operation(opts, async (deadline) => {
         if (isSystemField(field)) return;
         const table = qualifiedTable(collection);
-        const name = fieldIndexName(collection, field);
-        // On a server, writes to the collection go on while the index is built (CONCURRENTLY). A build
-        // that failed or was cancelled leaves an invalid index behind, which IF NOT EXISTS would keep:
-        // it is dropped first. PGlite serves one connection: there is nobody to let through.
-        const concurrently = options.kind === "postgres";
-        if (concurrently) await dropInvalidIndex(name, deadline);
-        const sql = `CREATE INDEX ${concurrently ? "CONCURRENTLY " : ""}IF NOT EXISTS ${quoteIdentifier(name)} ON ${table} (${fieldIndexColumns(field)})`;
-        await write(collection, deadline, () => createIdempotently(() => query(sql, [], deadline)));
+        await write(collection, deadline, () => buildFieldIndexes(collection, field, (sql, params = []) => query(sql, params, deadline)));
         // Statistics on the index's keys are what let the planner tell a filter that matches most
         // records from one that matches a few; gather them now rather than at the next autovacuum.
         await query(`ANALYZE ${table}`, [], deadline);
@@ -466,7 +578,58 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       assertFieldName(field, "field");
       return operation(opts, async (deadline) => {
         if (isSystemField(field)) return;
-        await query(`DROP INDEX IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(fieldIndexName(collection, field))}`, [], deadline);
+        const { ascending, descending } = fieldIndexNames(collection, field);
+        const names = [ascending, descending, legacyFieldIndexName(collection, field)].map((name) => `${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(name)}`);
+        await query(`DROP INDEX IF EXISTS ${names.join(", ")}`, [], deadline);
+        indexCatalog.delete(collection);
+      });
+    },
+
+    async ensureLookupIndex(collection, field, opts) {
+      assertCollectionName(collection);
+      assertFieldName(field, "field");
+      // Asked for on first use of a platform collection by every caller: built once per store.
+      return lookupIndexOnce(`${collection}\u0000${field}`, () =>
+        operation(opts, async (deadline) => {
+          if (isSystemField(field)) return;
+          const run: RunStatement = (sql, params = []) => query(sql, params, deadline);
+          const concurrently = options.kind === "postgres";
+          if (concurrently) await dropInvalidIndex(lookupIndexName(collection, field), run);
+          await write(collection, deadline, () => createIdempotently(() => run(createLookupIndexSql(collection, field, concurrently))));
+          await run(`ANALYZE ${qualifiedTable(collection)}`);
+        }),
+      );
+    },
+
+    async ensureSearchIndex(collection, fields, opts) {
+      assertCollectionName(collection);
+      const searched = checkSearchFields(fields);
+      return operation(opts, async (deadline) => {
+        const run: RunStatement = (sql, params = []) => query(sql, params, deadline);
+        const wanted = searched.length ? searchIndexName(collection, searched) : undefined;
+        const concurrently = options.kind === "postgres" ? "CONCURRENTLY " : "";
+        const indexes = await run("SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = to_regclass($1)", [
+          qualifiedTable(collection),
+        ]);
+        const searchIndexes = indexes.rows.filter((row) => String(row.name).endsWith(SEARCH_INDEX_SUFFIX));
+        const current = searchIndexes.find((row) => row.name === wanted);
+        // Saving a schema whose search fields did not change costs one catalog read, not a build.
+        if (wanted && current?.valid !== true) {
+          // The records schema (where pg_trgm goes when nobody installed it) and the table the index is on.
+          await createTable(collection, deadline);
+          const trigramSchema = await trigramOperatorsSchema(run);
+          if (trigramSchema === undefined) return;
+          // What a failed or cancelled concurrent build left behind, which IF NOT EXISTS would keep.
+          if (current) await run(`DROP INDEX ${concurrently}IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(wanted)}`);
+          const sql = `CREATE INDEX ${concurrently}IF NOT EXISTS ${quoteIdentifier(wanted)} ON ${qualifiedTable(collection)} USING gin (${searchedText(searched)} ${quoteIdentifier(trigramSchema)}.gin_trgm_ops)`;
+          await createIdempotently(() => run(sql));
+          await run(`ANALYZE ${qualifiedTable(collection)}`);
+        }
+        // The collection's search indexes over other field lists (an earlier shape of its schema) serve no search any more.
+        for (const row of searchIndexes) {
+          const name = String(row.name);
+          if (name !== wanted) await run(`DROP INDEX ${concurrently}IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(name)}`);
+        }
         indexCatalog.delete(collection);
       });
     },

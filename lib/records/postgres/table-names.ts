@@ -9,8 +9,19 @@ export const RECORDS_SCHEMA = "flowpoint_records";
 // PostgreSQL cuts identifiers at 63 bytes; longer names get a hash suffix instead of colliding.
 const MAX_IDENTIFIER = 63;
 
+// Index names are worked out on every query that filters or sorts on a field (does an index serve
+// it?): the few names a process meets are hashed once, not on every call.
+const hashes = new Map<string, string>();
+const HASHES_MAX = 10_000;
+
 function shortHash(text: string, length: number): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, length);
+  let hash = hashes.get(text);
+  if (hash === undefined) {
+    if (hashes.size >= HASHES_MAX) hashes.clear();
+    hash = createHash("sha256").update(text).digest("hex");
+    hashes.set(text, hash);
+  }
+  return hash.slice(0, length);
 }
 
 export function quoteIdentifier(name: string): string {
@@ -40,7 +51,31 @@ export function orderIndexName(collection: string): string {
   return `${collection.slice(0, 40)}_${shortHash(collection, 12)}_order`;
 }
 
-/** The index of an `indexed` field (field-keys.ts), named like its unique index with its own suffix. */
-export function fieldIndexName(collection: string, field: string): string {
-  return `${collection.slice(0, 22)}_${field.slice(0, 22)}_${shortHash(`${collection}\u0000${field}`, 12)}_i`;
+function fieldIndexPrefix(collection: string, field: string): string {
+  return `${collection.slice(0, 22)}_${field.slice(0, 22)}_${shortHash(`${collection}\u0000${field}`, 12)}`;
+}
+
+/**
+ * The two indexes of an `indexed` field (field-keys.ts, fieldIndexColumns), named like its unique
+ * index with suffixes of their own: `_a` serves conditions and ascending sorts, `_d` descending sorts.
+ */
+export function fieldIndexNames(collection: string, field: string): { ascending: string; descending: string } {
+  const prefix = fieldIndexPrefix(collection, field);
+  return { ascending: `${prefix}_a`, descending: `${prefix}_d` };
+}
+
+/**
+ * The single index an `indexed` field had before its indexes held the tie-breakers: its columns
+ * lead the ascending index's, so conditions written for either are served; the store replaces it.
+ */
+export function legacyFieldIndexName(collection: string, field: string): string {
+  return `${fieldIndexPrefix(collection, field)}_i`;
+}
+
+/** The suffix of search indexes, by which a collection's are told from its other indexes. */
+export const SEARCH_INDEX_SUFFIX = "_search";
+
+/** The trigram index of a search over `fields` (field-keys.ts, searchedText), one per field list. */
+export function searchIndexName(collection: string, fields: readonly string[]): string {
+  return `${collection.slice(0, 36)}_${shortHash(`${collection}\u0000${fields.join("\u0000")}`, 12)}${SEARCH_INDEX_SUFFIX}`;
 }

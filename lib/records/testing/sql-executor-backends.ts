@@ -50,3 +50,15 @@ export function sqlExecutorBackends(label: string): SqlExecutorBackend[] {
   }
   return backends;
 }
+
+/** An executor that notes every statement it runs, so that a test can ask the planner about exactly them. */
+export function recordingExecutor(inner: SqlExecutor, statements: { sql: string; params: unknown[] }[]): SqlExecutor {
+  return {
+    query(sql, params, signal) {
+      statements.push({ sql, params });
+      return inner.query(sql, params, signal);
+    },
+    exec: (sql, signal) => inner.exec(sql, signal),
+    close: () => inner.close(),
+  };
+}
