@@ -19,6 +19,7 @@ const RECORDS_IMPORT_PATH = /^\/api\/projects\/[^/]+\/records\/[^/]+\/import$/;
  * - invocations pass untouched: the invocation handler sets their sandbox itself and they carry none
  *   of the dashboard's headers (the production server never sends them here at all); so do form
  *   posts (lib/forms), without cookies on the invocation origin;
+ * - an API path with malformed percent-encoding is answered 404 (see hasMalformedEncoding);
  * - on the invocation origin (INVOCATION_URL) only its public paths are served, without cookies;
  * - a record import that Next would cut (see NEXT_PROXY_BODY_LIMIT) is answered 413;
  * - pages get a fresh nonce and the strict Content-Security-Policy Next reads it from, route
@@ -26,7 +27,11 @@ const RECORDS_IMPORT_PATH = /^\/api\/projects\/[^/]+\/records\/[^/]+\/import$/;
  */
 export function proxy(request: NextRequest): NextResponse {
   const { pathname } = request.nextUrl;
-  if (INVOCATION_PATH.test(pathname)) return NextResponse.next();
+  if (INVOCATION_PATH.test(pathname)) {
+    // The same 404 the invocation handler gives a slug that names no endpoint.
+    if (hasMalformedEncoding(pathname)) return NextResponse.json({ error: "not found" }, { status: 404, headers: INVOCATION_SECURITY_HEADERS });
+    return NextResponse.next();
+  }
 
   const route = routeByOrigin(request.headers.get("host"), pathname);
   if (route === "not_found") return NextResponse.json({ error: "not found" }, { status: 404, headers: INVOCATION_SECURITY_HEADERS });
@@ -37,6 +42,9 @@ export function proxy(request: NextRequest): NextResponse {
   if (FORM_INTAKE_PATH.test(pathname)) return NextResponse.next({ request: { headers: requestHeaders } });
 
   if (pathname.startsWith("/api/")) {
+    if (hasMalformedEncoding(pathname)) {
+      return NextResponse.json(errorBody(new AppError("not_found", "not found")), { status: 404, headers: API_SECURITY_HEADERS });
+    }
     if (request.method === "POST" && RECORDS_IMPORT_PATH.test(pathname) && !fitsNextProxy(request.headers.get("content-length"))) {
       const refused = new AppError(
         "payload_too_large",
@@ -58,6 +66,20 @@ export function proxy(request: NextRequest): NextResponse {
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   setAll(response.headers, headers);
   return response;
+}
+
+/**
+ * Next decodes a route's dynamic segments before calling its handler and answers a segment with
+ * malformed percent-encoding (`/fn/ec%E0%A4%A`) with a bare 500, outside any handler. No route has such
+ * a name, so the proxy answers 404 first, as the production server's own paths do.
+ */
+function hasMalformedEncoding(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return false;
+  } catch {
+    return true;
+  }
 }
 
 function fitsNextProxy(contentLength: string | null): boolean {

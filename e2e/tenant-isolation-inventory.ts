@@ -50,6 +50,7 @@ export const SERVER_ACTION_COVERAGE: Record<string, Record<string, string>> = {
     updateRecordAction: "cross-tenant",
     deleteRecordAction: "cross-tenant",
     searchRecordChoicesAction: "cross-tenant",
+    findTakenUniqueValuesAction: "cross-tenant",
   },
   "app/(dashboard)/projects/[projectId]/schemas/actions.ts": {
     createSchemaAction: "cross-tenant",

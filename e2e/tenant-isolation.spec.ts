@@ -604,6 +604,14 @@ test("every server action with another workspace's ids is refused and changes no
         [B.projectId, A.schema, A.recordId],
       ],
     },
+    findTakenUniqueValuesAction: {
+      page: `${bProject}/records/${B.schema}/new`,
+      calls: [
+        [A.projectId, A.schema, null, {}],
+        [A.projectId, A.schema, A.recordId, {}],
+        [B.projectId, A.schema, A.recordId, {}],
+      ],
+    },
     createSchemaAction: { page: `${bProject}/schemas/new`, calls: [[A.projectId, schemaDraft]] },
     updateSchemaAction: {
       page: `${bProject}/schemas/new`,

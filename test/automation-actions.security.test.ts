@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { closeAutomationQueue, getAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { getAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
 import { replayPayloadOf } from "@/lib/automations/replay-payload";
 import { waitForAutomationRuns } from "@/test/support/automation-runs";
 import { createAutomation } from "@/lib/automations/create-automation";
 import { listAutomations } from "@/lib/automations/list-automations";
 import { EXECUTIONS_COLLECTION } from "@/lib/flow/execution-log/execution-log-entry";
 import { newId } from "@/lib/ids";
-import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
+import { closeActionSuiteResources, itSweepsEveryAction } from "@/test/support/cross-tenant-actions";
 import { dashboardSession } from "@/test/support/dashboard-session";
 
 /**
@@ -73,11 +72,7 @@ beforeAll(async () => {
   dashboardSession.cookie = B.owner.cookie;
 });
 
-afterAll(async () => {
-  await closeAutomationQueue(5_000);
-  await closeAllRecordStores();
-  await closePlatformDb();
-});
+afterAll(closeActionSuiteResources);
 
 /** Each action, and every argument list B tries with A's ids. */
 const CASES: Record<keyof typeof actions, () => unknown[][]> = {
@@ -109,23 +104,7 @@ const CASES: Record<keyof typeof actions, () => unknown[][]> = {
 };
 
 describe("automations server actions across tenants", () => {
-  it("covers every action the file exports", () => {
-    expect(Object.keys(CASES).sort()).toEqual(Object.keys(actions).sort());
-  });
-
-  it("refuse every call with another workspace's ids, reveal nothing and change nothing", async () => {
-    const before = await snapshot(A);
-    const ownBefore = await snapshot(B);
-    for (const [name, calls] of Object.entries(CASES)) {
-      const action = actions[name as keyof typeof actions] as (...args: unknown[]) => Promise<unknown>;
-      for (const args of calls()) {
-        const label = `${name}(${args.map((arg) => JSON.stringify(arg)).join(", ")})`;
-        refusedWithoutLeak(await action(...args), label);
-      }
-    }
-    expect(await snapshot(A)).toBe(before);
-    expect(await snapshot(B)).toBe(ownBefore);
-  });
+  itSweepsEveryAction(() => ({ actions, cases: CASES, expectRefused: refusedWithoutLeak, snapshots: [() => snapshot(A), () => snapshot(B)] }));
 
   it("refuse a signed-in user of no workspace of the project the same way", async () => {
     const stranger = await createProjectFixture("Stranger");

@@ -10,6 +10,8 @@ import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { getAuthSecret, sessionCookieName } from "@/lib/auth/session";
 import { hashPassword } from "@/lib/auth/password";
 import type { Permission } from "@/lib/auth/permissions";
+import { createScratchDatabase } from "@/lib/records/testing/scratch-postgres";
+import { externalRouteServerUrl } from "@/test/support/external-route-server";
 
 /**
  * Test fixtures over the real platform database. Users are inserted without a password hash where a
@@ -45,10 +47,25 @@ export interface ProjectFixture {
   keyFor(permissions: Permission[]): Promise<string>;
 }
 
+/**
+ * Against an external server (ROUTE_TEST_BASE_URL) the project's records must be where both processes
+ * reach them, and a serverless app refuses the built-in database: each project gets a PostgreSQL
+ * database of its own on the DATABASE_URL server (one database, one project), named after the platform
+ * database so that whoever drops that one finds them (scripts/test-serverless.sh).
+ */
+async function sharedProjectDatabase(): Promise<{ kind: "postgres"; url: string } | undefined> {
+  if (!externalRouteServerUrl) return undefined;
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) throw new Error("ROUTE_TEST_BASE_URL needs DATABASE_URL: the external server and the tests share the platform database");
+  const platformDatabase = decodeURIComponent(new URL(serverUrl).pathname.slice(1));
+  return { kind: "postgres", url: (await createScratchDatabase(serverUrl, `${platformDatabase}_prj`)).url };
+}
+
 export async function createProjectFixture(name = "Test project"): Promise<ProjectFixture> {
   const owner = await createTestUser();
   const workspace = await createWorkspace({ userId: owner.id, name: `Workspace of ${owner.email}` });
-  const project = await createProject({ workspaceId: workspace.id, actorId: owner.id, input: { name } });
+  const database = await sharedProjectDatabase();
+  const project = await createProject({ workspaceId: workspace.id, actorId: owner.id, input: { name, ...(database ? { database } : {}) } });
   return {
     owner,
     workspaceId: workspace.id,

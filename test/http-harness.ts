@@ -9,13 +9,15 @@ import { markSocketIp } from "@/lib/http/client-ip";
 import { settleAfterResponseWork, trackAfterResponse } from "@/lib/http/after-response";
 import { adapterResponseClass } from "@/server/adapter-response";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { externalRouteServerUrl } from "@/test/support/external-route-server";
 
 /**
  * Serves the App Router's route handlers (app/api/** /route.ts) over real HTTP on loopback, without a
  * Next build: each request is matched against the file-system routes and handed to the module's
  * exported method, exactly as Next calls it (`(request, { params: Promise })`). Invocation paths go
  * to the invocation Fetch handler exactly as the production server routes them, with the same
- * client-IP header and tracked after-response work (`drain()` waits for execution logs).
+ * client-IP header and tracked after-response work (`drain()` waits for execution logs). With
+ * ROUTE_TEST_BASE_URL, suites that allow it call an app running elsewhere instead (startRouteServer).
  */
 type RouteModule = Partial<Record<string, (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>>>;
 
@@ -73,13 +75,48 @@ function matchRoute(segments: string[], pathname: string): Record<string, string
 
 export interface RouteServer {
   url: string;
+  /** The routes served; empty against an external server, whose modules are not loaded here. */
   routes: DiscoveredRoute[];
-  /** Waits for work scheduled after responses (execution logs, webhook deliveries). */
+  /** True when the suite calls an already running app (ROUTE_TEST_BASE_URL) rather than this process. */
+  external: boolean;
+  /** Waits for work scheduled after responses (execution logs, webhook deliveries) in this process. */
   drain(): Promise<void>;
+  /**
+   * Reads what work after a response writes (an execution log): once after drain() here; against an
+   * external server, whose after() work runs in its own process, again until `ready` or 10 s pass.
+   */
+  afterWork<T>(read: () => Promise<T>, ready: (value: T) => boolean): Promise<T>;
   close(): Promise<void>;
 }
 
-export async function startRouteServer(): Promise<RouteServer> {
+async function pollAfterWork<T>(read: () => Promise<T>, ready: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ready(value) || Date.now() >= deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The route server of a suite: this process's harness, or with `allowExternal` and
+ * ROUTE_TEST_BASE_URL set, the app running there. A suite that has not opted in refuses to run
+ * against an external server rather than test this process while claiming otherwise.
+ */
+export async function startRouteServer(options: { allowExternal?: boolean } = {}): Promise<RouteServer> {
+  if (externalRouteServerUrl) {
+    if (!options.allowExternal) {
+      throw new Error(`ROUTE_TEST_BASE_URL is set, and this suite serves its routes in process: run it without ROUTE_TEST_BASE_URL`);
+    }
+    return {
+      url: externalRouteServerUrl,
+      routes: [],
+      external: true,
+      drain: () => Promise.reject(new Error("drain() cannot wait for work in another process: read what it writes through afterWork()")),
+      afterWork: pollAfterWork,
+      close: async () => undefined,
+    };
+  }
   const routes = await discoverRoutes();
   const invocationHooks = { waitUntil: trackAfterResponse, Response: adapterResponseClass() };
   const listener = getRequestListener(
@@ -106,8 +143,13 @@ export async function startRouteServer(): Promise<RouteServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     routes: routes.map(({ handlers: _handlers, ...route }) => route),
+    external: false,
     drain: async () => {
       await settleAfterResponseWork();
+    },
+    afterWork: async (read) => {
+      await settleAfterResponseWork();
+      return read();
     },
     close: async () => {
       await settleAfterResponseWork();

@@ -103,9 +103,13 @@ describe("server actions inventory", () => {
     for (const [file, actions] of Object.entries(SERVER_ACTION_COVERAGE)) {
       const source = readFileSync(join(ROOT, file), "utf8");
       for (const [name, coverage] of Object.entries(actions)) {
-        // An action made with projectAction takes the project id first.
-        if (new RegExp(`^export\\s+const\\s+${name}\\s*=\\s*projectAction\\(`, "m").test(source)) expect(coverage, `${file} ${name}`).toBe("cross-tenant");
-        const signature = new RegExp(`export\\s+async\\s+function\\s+${name}\\s*\\(([^)]*)\\)`).exec(source)?.[1] ?? "";
+        // An action made with projectAction or workspaceAction takes the project or workspace id first.
+        if (new RegExp(`^export\\s+const\\s+${name}\\s*=\\s*(projectAction|workspaceAction)\\(`, "m").test(source)) expect(coverage, `${file} ${name}`).toBe("cross-tenant");
+        // Its parameters: those of the function, or of the function given to its wrapper (after the context).
+        const signature =
+          new RegExp(`export\\s+async\\s+function\\s+${name}\\s*\\(([^)]*)\\)`).exec(source)?.[1] ??
+          new RegExp(`^export\\s+const\\s+${name}\\s*=\\s*\\w+Action\\(\\s*async\\s*\\(([^)]*)\\)`, "m").exec(source)?.[1] ??
+          "";
         if (/\b(projectId|workspaceId|endpointId|keyId|userId|token|name|id)\s*:/.test(signature)) expect(coverage, `${file} ${name}`).toBe("cross-tenant");
       }
     }

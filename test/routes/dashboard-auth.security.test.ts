@@ -1,17 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { closeKv } from "@/lib/kv/get-kv";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { isAppError } from "@/lib/errors";
 import { createSessionToken, sessionCookieName } from "@/lib/auth/session";
 import { DASHBOARD_AUTH_RATE_LIMITS } from "@/lib/auth/dashboard-auth-rate-limits";
 import { signUpUser } from "@/lib/accounts/sign-up-user";
 import { acceptDashboardInvitation } from "@/lib/accounts/accept-dashboard-invitation";
 import { revokeUserSessions } from "@/lib/accounts/revoke-user-sessions";
 import { changePassword } from "@/lib/accounts/change-password";
-import { createProjectFixture, createTestUser, setTestUserPassword, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { createProjectFixture, createTestUser, setTestUserPassword } from "@/test/fixtures";
+import { caughtAppError } from "@/test/support/caught-app-error";
+import { projectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * Dashboard sign-in (next-auth's real route handler over HTTP), sign-up and invitation limits,
@@ -26,9 +26,6 @@ const LIMIT_MESSAGE = /^Too many sign-in attempts, try again in \d+ minutes?$/;
 // Every attempt runs scrypt at production cost, on purpose; tests with dozens of them get time.
 const SCRYPT_HEAVY_TIMEOUT_MS = 180_000;
 
-let server: RouteServer;
-let project: ProjectFixture;
-
 function randomIp(): string {
   return `2001:db8:${randomBytes(2).toString("hex")}:${randomBytes(2).toString("hex")}::${randomBytes(2).toString("hex")}`;
 }
@@ -37,19 +34,10 @@ function uniqueEmail(label: string): string {
   return `${label}-${randomBytes(6).toString("hex")}@example.test`;
 }
 
-beforeAll(async () => {
-  process.env.TRUSTED_PROXY = CLIENT_IP_HEADER;
-  resetConfigForTests();
-  server = await startRouteServer();
-  project = await createProjectFixture("Dashboard auth");
-  await setTestUserPassword(project.owner.id, PASSWORD);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closeKv();
-  await closePlatformDb();
-});
+// Before the route server reads the configuration (a fixture, started on first use).
+process.env.TRUSTED_PROXY = CLIENT_IP_HEADER;
+resetConfigForTests();
+afterAll(closeKv);
 
 function setCookiesOf(response: Response): Map<string, string> {
   const cookies = new Map<string, string>();
@@ -61,8 +49,8 @@ function setCookiesOf(response: Response): Map<string, string> {
   return cookies;
 }
 
-async function csrf(ip: string): Promise<{ token: string; cookie: string }> {
-  const response = await fetch(`${server.url}/api/auth/csrf`, { headers: { [CLIENT_IP_HEADER]: ip } });
+async function csrf(serverUrl: string, ip: string): Promise<{ token: string; cookie: string }> {
+  const response = await fetch(`${serverUrl}/api/auth/csrf`, { headers: { [CLIENT_IP_HEADER]: ip } });
   expect(response.status).toBe(200);
   const { csrfToken } = (await response.json()) as { csrfToken: string };
   const value = setCookiesOf(response).get("next-auth.csrf-token");
@@ -80,10 +68,10 @@ interface SignInAnswer {
 }
 
 /** What next-auth's client `signIn("credentials", { redirect: false })` sends. */
-async function signIn(email: string, password: string, ip: string, callbackUrl = "/workspaces"): Promise<SignInAnswer> {
-  const { token, cookie } = await csrf(ip);
+async function signInAt(serverUrl: string, email: string, password: string, ip: string, callbackUrl = "/workspaces"): Promise<SignInAnswer> {
+  const { token, cookie } = await csrf(serverUrl, ip);
   const started = performance.now();
-  const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
+  const response = await fetch(`${serverUrl}/api/auth/callback/credentials`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie, [CLIENT_IP_HEADER]: ip },
     body: new URLSearchParams({ email, password, csrfToken: token, callbackUrl, json: "true" }),
@@ -109,28 +97,42 @@ async function inBatches<T>(count: number, size: number, run: (index: number) =>
   return results;
 }
 
-async function listApiKeys(cookie: string): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${project.projectId}/api-keys`, { headers: { cookie } });
-}
+const it = routeTest
+  /** The fixture project's owner, with a password to sign in with. */
+  .extend("owner", { scope: "file" }, async ({ project }) => {
+    await setTestUserPassword(project.owner.id, PASSWORD);
+    return project.owner;
+  })
+  /** Signs in through the route server's next-auth. */
+  .extend(
+    "signIn",
+    { scope: "file" },
+    ({ server }) =>
+      (email: string, password: string, ip: string, callbackUrl?: string) =>
+        signInAt(server.url, email, password, ip, callbackUrl),
+  );
+
+// The owner's password hashes at production cost: the fixtures are built under the hook timeout, not the first test's.
+it.beforeAll(({ owner, signIn }) => void [owner, signIn]);
 
 describe("dashboard sign-in through next-auth's route", () => {
-  it("signs in with the right password and answers the session cookie", async () => {
-    const answer = await signIn(project.owner.email, PASSWORD, randomIp());
+  it("signs in with the right password and answers the session cookie", async ({ owner, ownerApi, signIn }) => {
+    const answer = await signIn(owner.email, PASSWORD, randomIp());
     expect(answer.status).toBe(200);
     expect(answer.error).toBeNull();
     expect(answer.url).toBe(`${NEXT_AUTH_ORIGIN}/workspaces`);
     expect(answer.sessionCookie).toBeDefined();
-    expect((await listApiKeys(answer.sessionCookie!)).status).toBe(200);
+    expect((await ownerApi.with({ credentials: { cookie: answer.sessionCookie! } }).fetch("/api-keys")).status).toBe(200);
   });
 
   it(
     "answers an unknown email exactly like a wrong password, after the same scrypt work",
-    async () => {
+    async ({ owner, signIn }) => {
       const ip = randomIp();
       const wrong: SignInAnswer[] = [];
       const unknown: SignInAnswer[] = [];
       for (let i = 0; i < 3; i++) {
-        wrong.push(await signIn(project.owner.email, `not the password ${i}`, ip));
+        wrong.push(await signIn(owner.email, `not the password ${i}`, ip));
         unknown.push(await signIn(uniqueEmail("nobody"), PASSWORD, ip));
       }
       for (const answer of [...wrong, ...unknown]) {
@@ -148,7 +150,7 @@ describe("dashboard sign-in through next-auth's route", () => {
 
   it(
     "refuses the 11th attempt on one account after 10 failures, even with the right password and from another IP",
-    async () => {
+    async ({ signIn }) => {
       const user = await createTestUser("locked");
       await setTestUserPassword(user.id, PASSWORD);
       const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
@@ -169,7 +171,7 @@ describe("dashboard sign-in through next-auth's route", () => {
 
   it(
     "limits an unknown email exactly like an existing account",
-    async () => {
+    async ({ signIn }) => {
       const email = uniqueEmail("ghost");
       const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
       await inBatches(limit, 2, (i) => signIn(email, `guess ${i}`, randomIp()));
@@ -182,19 +184,19 @@ describe("dashboard sign-in through next-auth's route", () => {
 
   it(
     "refuses a client IP after 30 failures on any accounts, and only that IP",
-    async () => {
+    async ({ owner, signIn }) => {
       const ip = randomIp();
       const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerIp;
       const failures = await inBatches(limit, 3, (i) => signIn(uniqueEmail(`spray-${i}`), PASSWORD, ip));
       expect(failures.every((answer) => answer.status === 401 && answer.error === "CredentialsSignin")).toBe(true);
 
-      const refused = await signIn(project.owner.email, PASSWORD, ip);
+      const refused = await signIn(owner.email, PASSWORD, ip);
       expect(refused.status).toBe(429);
       expect(refused.error).toMatch(LIMIT_MESSAGE);
       expect(Number(refused.retryAfter)).toBeGreaterThan(0);
       expect(refused.sessionCookie).toBeUndefined();
 
-      const elsewhere = await signIn(project.owner.email, PASSWORD, randomIp());
+      const elsewhere = await signIn(owner.email, PASSWORD, randomIp());
       expect(elsewhere.status).toBe(200);
     },
     SCRYPT_HEAVY_TIMEOUT_MS,
@@ -202,39 +204,30 @@ describe("dashboard sign-in through next-auth's route", () => {
 });
 
 describe("sign-up and invitation limits", () => {
-  async function rejection(run: () => Promise<unknown>): Promise<unknown> {
-    try {
-      await run();
-    } catch (error) {
-      return error;
-    }
-    throw new Error("expected a rejection");
-  }
-
   it("limits sign-up attempts per client IP, invalid ones included", async () => {
     const ip = randomIp();
     const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signUpPerIp;
     for (let i = 0; i < limit; i++) {
-      const error = await rejection(() => signUpUser({ input: { email: uniqueEmail("signup"), password: "short" }, clientIp: ip }));
-      expect(isAppError(error) && error.code).toBe("validation_failed");
+      const error = await caughtAppError(signUpUser({ input: { email: uniqueEmail("signup"), password: "short" }, clientIp: ip }));
+      expect(error.code).toBe("validation_failed");
     }
-    const refused = await rejection(() => signUpUser({ input: { email: uniqueEmail("signup"), password: PASSWORD }, clientIp: ip }));
-    expect(isAppError(refused) && refused.code).toBe("rate_limited");
-    expect(isAppError(refused) && refused.message).toMatch(/^Too many sign-up attempts, try again in \d+ minutes?$/);
-    expect(Number(isAppError(refused) && refused.headers?.["Retry-After"])).toBeGreaterThan(0);
+    const refused = await caughtAppError(signUpUser({ input: { email: uniqueEmail("signup"), password: PASSWORD }, clientIp: ip }));
+    expect(refused.code).toBe("rate_limited");
+    expect(refused.message).toMatch(/^Too many sign-up attempts, try again in \d+ minutes?$/);
+    expect(Number(refused.headers?.["Retry-After"])).toBeGreaterThan(0);
   });
 
   it("limits invitation acceptance per user, whatever the IP", async () => {
     const user = await createTestUser("invitee");
     const { limit } = DASHBOARD_AUTH_RATE_LIMITS.acceptInvitationPerUser;
     for (let i = 0; i < limit; i++) {
-      const error = await rejection(() => acceptDashboardInvitation({ token: `guess-${i}`, userId: user.id, clientIp: randomIp() }));
-      expect(isAppError(error) && error.code).toBe("not_found");
+      const error = await caughtAppError(acceptDashboardInvitation({ token: `guess-${i}`, userId: user.id, clientIp: randomIp() }));
+      expect(error.code).toBe("not_found");
     }
-    const refused = await rejection(() => acceptDashboardInvitation({ token: "guess-last", userId: user.id, clientIp: randomIp() }));
-    expect(isAppError(refused) && refused.code).toBe("rate_limited");
-    expect(isAppError(refused) && refused.message).toMatch(/^Too many attempts to accept invitations, try again in \d+ minutes?$/);
-    expect(Number(isAppError(refused) && refused.headers?.["Retry-After"])).toBeGreaterThan(0);
+    const refused = await caughtAppError(acceptDashboardInvitation({ token: "guess-last", userId: user.id, clientIp: randomIp() }));
+    expect(refused.code).toBe("rate_limited");
+    expect(refused.message).toMatch(/^Too many attempts to accept invitations, try again in \d+ minutes?$/);
+    expect(Number(refused.headers?.["Retry-After"])).toBeGreaterThan(0);
   });
 
   it("limits invitation acceptance per client IP, whatever the user", async () => {
@@ -243,12 +236,12 @@ describe("sign-up and invitation limits", () => {
     // Spread over users so that no user's own counter fills up: only the IP's can.
     const users = await Promise.all([1, 2, 3, 4].map(() => createTestUser("invitee-ip")));
     for (let i = 0; i < limit; i++) {
-      const error = await rejection(() => acceptDashboardInvitation({ token: `ip-guess-${i}`, userId: users[i % users.length]!.id, clientIp: ip }));
-      expect(isAppError(error) && error.code).toBe("not_found");
+      const error = await caughtAppError(acceptDashboardInvitation({ token: `ip-guess-${i}`, userId: users[i % users.length]!.id, clientIp: ip }));
+      expect(error.code).toBe("not_found");
     }
     const fresh = await createTestUser("fresh");
-    const refused = await rejection(() => acceptDashboardInvitation({ token: "ip-guess-last", userId: fresh.id, clientIp: ip }));
-    expect(isAppError(refused) && refused.code).toBe("rate_limited");
+    const refused = await caughtAppError(acceptDashboardInvitation({ token: "ip-guess-last", userId: fresh.id, clientIp: ip }));
+    expect(refused.code).toBe("rate_limited");
   });
 });
 
@@ -267,8 +260,8 @@ describe("callbackUrl through next-auth's route", () => {
     "http://127.0.0.1:3911.evil.example/",
   ];
 
-  async function signInPageTarget(callbackUrl: string, cookie?: string): Promise<{ status: number; callbackUrl: string | null; cookie: string | undefined }> {
-    const response = await fetch(`${server.url}/api/auth/signin?${new URLSearchParams({ callbackUrl })}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
+  async function signInPageTarget(serverUrl: string, callbackUrl: string, cookie?: string): Promise<{ status: number; callbackUrl: string | null; cookie: string | undefined }> {
+    const response = await fetch(`${serverUrl}/api/auth/signin?${new URLSearchParams({ callbackUrl })}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
     const location = response.headers.get("location") ?? "";
     return {
       status: response.status,
@@ -277,18 +270,18 @@ describe("callbackUrl through next-auth's route", () => {
     };
   }
 
-  it.each(bypasses)("GET /api/auth/signin never sends the browser away: %j", async (value) => {
-    const answer = await signInPageTarget(value);
+  it.for(bypasses)("GET /api/auth/signin never sends the browser away: %j", async (value, { server }) => {
+    const answer = await signInPageTarget(server.url, value);
     expect(answer.status).toBe(302);
     expect(answer.callbackUrl).toBe(`${NEXT_AUTH_ORIGIN}/workspaces`);
   });
 
-  it("keeps the app's own paths and absolute URLs", async () => {
-    expect((await signInPageTarget("/projects/p_1?tab=keys")).callbackUrl).toBe(`${NEXT_AUTH_ORIGIN}/projects/p_1?tab=keys`);
-    expect((await signInPageTarget(`${NEXT_AUTH_ORIGIN}/invitations/abc`)).callbackUrl).toBe(`${NEXT_AUTH_ORIGIN}/invitations/abc`);
+  it("keeps the app's own paths and absolute URLs", async ({ server }) => {
+    expect((await signInPageTarget(server.url, "/projects/p_1?tab=keys")).callbackUrl).toBe(`${NEXT_AUTH_ORIGIN}/projects/p_1?tab=keys`);
+    expect((await signInPageTarget(server.url, `${NEXT_AUTH_ORIGIN}/invitations/abc`)).callbackUrl).toBe(`${NEXT_AUTH_ORIGIN}/invitations/abc`);
   });
 
-  it("answers a malformed callback-url cookie with the default page, not a 500", async () => {
+  it("answers a malformed callback-url cookie with the default page, not a 500", async ({ server }) => {
     const response = await fetch(`${server.url}/api/auth/signin`, {
       redirect: "manual",
       headers: { cookie: `next-auth.callback-url=${encodeURIComponent("http://127.0.0.1:3911.evil.example/")}` },
@@ -298,24 +291,24 @@ describe("callbackUrl through next-auth's route", () => {
     expect(decodeURIComponent(setCookiesOf(response).get("next-auth.callback-url") ?? "")).toBe(`${NEXT_AUTH_ORIGIN}/workspaces`);
   });
 
-  it("sends a successful sign-in with a foreign or malformed callbackUrl to the default page", async () => {
+  it("sends a successful sign-in with a foreign or malformed callbackUrl to the default page", async ({ owner, signIn }) => {
     for (const callbackUrl of ["https://evil.example/", "/\t/evil.example", "http://127.0.0.1:3911.evil.example/"]) {
-      const answer = await signIn(project.owner.email, PASSWORD, randomIp(), callbackUrl);
+      const answer = await signIn(owner.email, PASSWORD, randomIp(), callbackUrl);
       expect(answer.status).toBe(200);
       expect(answer.url).toBe(`${NEXT_AUTH_ORIGIN}/workspaces`);
     }
-    const own = await signIn(project.owner.email, PASSWORD, randomIp(), "/projects/p_1");
+    const own = await signIn(owner.email, PASSWORD, randomIp(), "/projects/p_1");
     expect(own.url).toBe(`${NEXT_AUTH_ORIGIN}/projects/p_1`);
   });
 });
 
 describe("session revocation", () => {
-  it("sign out everywhere ends every existing session: an old cookie gets 401 from the management API", async () => {
+  it("sign out everywhere ends every existing session: an old cookie gets 401 from the management API", async ({ server, signIn }) => {
     const fixture = await createProjectFixture("Revocation");
     await setTestUserPassword(fixture.owner.id, PASSWORD);
     const signedIn = await signIn(fixture.owner.email, PASSWORD, randomIp());
     const cookies = [fixture.owner.cookie, signedIn.sessionCookie!];
-    const call = (cookie: string) => fetch(`${server.url}/api/projects/${fixture.projectId}/api-keys`, { headers: { cookie } });
+    const call = (cookie: string) => projectApi(server, fixture, { cookie }).fetch("/api-keys");
     for (const cookie of cookies) expect((await call(cookie)).status).toBe(200);
 
     await revokeUserSessions(fixture.owner.id);
@@ -331,15 +324,15 @@ describe("session revocation", () => {
     expect((await call(again.sessionCookie!)).status).toBe(200);
   });
 
-  it("a password change needs the current password, ends every other session and keeps the changer signed in", async () => {
+  it("a password change needs the current password, ends every other session and keeps the changer signed in", async ({ server, signIn }) => {
     const fixture = await createProjectFixture("Password change");
     await setTestUserPassword(fixture.owner.id, PASSWORD);
     const other = await signIn(fixture.owner.email, PASSWORD, randomIp());
-    const call = (cookie: string) => fetch(`${server.url}/api/projects/${fixture.projectId}/api-keys`, { headers: { cookie } });
+    const call = (cookie: string) => projectApi(server, fixture, { cookie }).fetch("/api-keys");
     const newPassword = "a brand new passphrase";
 
-    const wrong = await changePassword({ userId: fixture.owner.id, input: { currentPassword: "not it", newPassword }, clientIp: randomIp() }).catch((error: unknown) => error);
-    expect(isAppError(wrong) && wrong.code).toBe("validation_failed");
+    const wrong = await caughtAppError(changePassword({ userId: fixture.owner.id, input: { currentPassword: "not it", newPassword }, clientIp: randomIp() }));
+    expect(wrong.code).toBe("validation_failed");
     expect((await call(other.sessionCookie!)).status).toBe(200);
 
     const changed = await changePassword({ userId: fixture.owner.id, input: { currentPassword: PASSWORD, newPassword }, clientIp: randomIp() });

@@ -1,108 +1,103 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { describe, expect } from "vitest";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createSchema } from "@/lib/schemas/create-schema";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { signEndUserToken } from "@/lib/end-users/end-user-token";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { createProjectFixture } from "@/test/fixtures";
 import { createTestRecord } from "@/test/endpoint-fixtures";
+import type { ProjectApi } from "@/test/support/project-api";
+import { externalRouteTest } from "@/test/support/route-test";
 
 /**
  * Example 3 of the specification: a personal feed for a logged-in end user. The query is filtered
  * by {{user.id}}, so each caller sees only their own records; tokens of another auth schema or
  * project, expired or missing tokens are refused with 401.
  */
-let server: RouteServer;
-let fixture: ProjectFixture;
-let other: ProjectFixture;
-
 const PASSWORD = "correct horse battery";
 
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Feeds");
-  other = await createProjectFixture("Other feeds");
-  for (const project of [fixture, other]) {
-    const store = await getProjectRecordStore({ projectId: project.projectId });
-    await createSchema({ projectId: project.projectId, store, definition: { name: "members", kind: "auth", fields: [{ name: "nickname", type: "string" }] } });
-    await createSchema({ projectId: project.projectId, store, definition: { name: "staff", kind: "auth", fields: [] } });
-    await createSchema({
-      projectId: project.projectId,
-      store,
-      definition: {
-        name: "posts",
-        kind: "collection",
-        fields: [
-          { name: "title", type: "string", required: true },
-          { name: "owner", type: "string", required: true },
-        ],
-      },
-    });
-    await createEndpoint({
-      projectId: project.projectId,
-      input: {
-        name: "My feed",
-        method: "GET",
-        slug: "my-feed",
-        auth: "end_user",
-        authSchema: "members",
-        steps: [
-          { type: "query", name: "posts", schema: "posts", filters: "owner={{user.id}}", sort: "title" },
-          { type: "transform", name: "feed", expression: "{for: user.nickname, email: user.email, titles: steps.posts[].title, userKeys: keys(user)}" },
-        ],
-        response: { body: "{{steps.feed}}" },
-      },
-    });
-  }
-});
+/** Members and staff (auth schemas), posts with an owner, and the `my-feed` endpoint for members. */
+async function createFeedProject(projectId: string): Promise<void> {
+  const store = await getProjectRecordStore({ projectId });
+  await createSchema({ projectId, store, definition: { name: "members", kind: "auth", fields: [{ name: "nickname", type: "string" }] } });
+  await createSchema({ projectId, store, definition: { name: "staff", kind: "auth", fields: [] } });
+  const posts = {
+    name: "posts",
+    kind: "collection",
+    fields: [
+      { name: "title", type: "string", required: true },
+      { name: "owner", type: "string", required: true },
+    ],
+  };
+  await createSchema({ projectId, store, definition: posts });
+  await createEndpoint({
+    projectId,
+    input: {
+      name: "My feed",
+      method: "GET",
+      slug: "my-feed",
+      auth: "end_user",
+      authSchema: "members",
+      steps: [
+        { type: "query", name: "posts", schema: "posts", filters: "owner={{user.id}}", sort: "title" },
+        { type: "transform", name: "feed", expression: "{for: user.nickname, email: user.email, titles: steps.posts[].title, userKeys: keys(user)}" },
+      ],
+      response: { body: "{{steps.feed}}" },
+    },
+  });
+}
 
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
-
-async function registerAndLogin(project: ProjectFixture, schema: string, email: string, nickname?: string): Promise<{ id: string; token: string }> {
-  const base = `${server.url}/api/projects/${project.projectId}/auth/${schema}`;
-  const registered = await fetch(`${base}/register`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD, ...(nickname ? { nickname } : {}) }) });
-  expect(registered.status, await registered.clone().text()).toBe(201);
-  const login = await fetch(`${base}/login`, { method: "POST", body: JSON.stringify({ email, password: PASSWORD }) });
+async function registerAndLogin(api: ProjectApi, schema: string, email: string, nickname?: string): Promise<{ id: string; token: string }> {
+  const registered = await api.call("POST", `/auth/${schema}/register`, { email, password: PASSWORD, ...(nickname ? { nickname } : {}) });
+  expect(registered.status, registered.text).toBe(201);
+  const login = await api.call<{ token: string; user: { id: string } }>("POST", `/auth/${schema}/login`, { email, password: PASSWORD });
   expect(login.status).toBe(200);
-  const session = (await login.json()) as { token: string; user: { id: string } };
-  return { id: session.user.id, token: session.token };
+  return { id: login.body.user.id, token: login.body.token };
 }
 
-function feed(project: ProjectFixture, token?: string): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${project.projectId}/fn/my-feed`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+function feed(api: ProjectApi, token?: string): Promise<Response> {
+  return api.invoke("my-feed", token ? { headers: { authorization: `Bearer ${token}` } } : {});
 }
 
-describe("personal feed for a logged-in end user", () => {
-  let ann: { id: string; token: string };
-  let bob: { id: string; token: string };
-
-  beforeAll(async () => {
-    ann = await registerAndLogin(fixture, "members", "ann@example.test", "annie");
-    bob = await registerAndLogin(fixture, "members", "bob@example.test", "bobby");
-    await createTestRecord(fixture.projectId, "posts", { title: "Ann's second", owner: ann.id });
-    await createTestRecord(fixture.projectId, "posts", { title: "Ann's first", owner: ann.id });
-    await createTestRecord(fixture.projectId, "posts", { title: "Bob's only", owner: bob.id });
+const it = externalRouteTest
+  /** The calls of end users: no dashboard credentials. */
+  .extend("feedApi", { scope: "file" }, async ({ project, ownerApi }) => {
+    await createFeedProject(project.projectId);
+    return ownerApi.with({ credentials: "anonymous" });
+  })
+  .extend("otherFeedApi", { scope: "file" }, async ({ ownerApi }) => {
+    const other = await createProjectFixture("Other feeds");
+    await createFeedProject(other.projectId);
+    return ownerApi.with({ projectId: other.projectId, credentials: "anonymous" });
+  })
+  /** Two members with posts of their own. */
+  .extend("members", { scope: "file" }, async ({ project, feedApi }) => {
+    const ann = await registerAndLogin(feedApi, "members", "ann@example.test", "annie");
+    const bob = await registerAndLogin(feedApi, "members", "bob@example.test", "bobby");
+    await createTestRecord(project.projectId, "posts", { title: "Ann's second", owner: ann.id });
+    await createTestRecord(project.projectId, "posts", { title: "Ann's first", owner: ann.id });
+    await createTestRecord(project.projectId, "posts", { title: "Bob's only", owner: bob.id });
+    return { ann, bob };
   });
 
-  it("returns only the caller's records and exposes the profile without secrets", async () => {
-    const response = await feed(fixture, ann.token);
+// Four sign-ups hash at production cost: the fixtures are built under the hook timeout, not the first test's.
+it.beforeAll(({ members, otherFeedApi }) => void [members, otherFeedApi]);
+
+describe("personal feed for a logged-in end user", () => {
+  it("returns only the caller's records and exposes the profile without secrets", async ({ feedApi, members: { ann, bob } }) => {
+    const response = await feed(feedApi, ann.token);
     expect(response.status).toBe(200);
     expect(response.headers.get("x-ratelimit-limit")).toBe("120");
     const body = (await response.json()) as { for: string; email: string; titles: string[]; userKeys: string[] };
     expect(body).toMatchObject({ for: "annie", email: "ann@example.test", titles: ["Ann's first", "Ann's second"] });
     expect(body.userKeys).toContain("id");
     for (const key of body.userKeys) expect(key).not.toMatch(/password|token|epoch|^_/i);
-    expect(((await (await feed(fixture, bob.token)).json()) as { titles: string[] }).titles).toEqual(["Bob's only"]);
+    expect(((await (await feed(feedApi, bob.token)).json()) as { titles: string[] }).titles).toEqual(["Bob's only"]);
   });
 
-  it("refuses missing, foreign, expired and tampered tokens with 401", async () => {
-    const staff = await registerAndLogin(fixture, "staff", "staff@example.test");
-    const foreign = await registerAndLogin(other, "members", "ann@example.test", "other-annie");
-    const expired = await signEndUserToken({ projectId: fixture.projectId, schema: "members", userId: ann.id, epoch: "x", now: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) });
+  it("refuses missing, foreign, expired and tampered tokens with 401", async ({ project, feedApi, otherFeedApi, members: { ann, bob } }) => {
+    const staff = await registerAndLogin(feedApi, "staff", "staff@example.test");
+    const foreign = await registerAndLogin(otherFeedApi, "members", "ann@example.test", "other-annie");
+    const expired = await signEndUserToken({ projectId: project.projectId, schema: "members", userId: ann.id, epoch: "x", now: new Date(Date.now() - 8 * 24 * 60 * 60 * 1000) });
     const [header, payload, signature] = ann.token.split(".");
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), sub: bob.id })).toString("base64url")}.${signature}`;
     const none = `${Buffer.from(JSON.stringify({ alg: "none", typ: "JWT" })).toString("base64url")}.${payload}.`;
@@ -115,7 +110,7 @@ describe("personal feed for a logged-in end user", () => {
       ["alg none", none],
       ["garbage", "not-a-token"],
     ] as const) {
-      const response = await feed(fixture, token);
+      const response = await feed(feedApi, token);
       expect(response.status, label).toBe(401);
       expect(response.headers.get("www-authenticate"), label).toContain("Bearer");
     }

@@ -11,7 +11,7 @@ let key: string;
 let api: ProjectApi;
 
 beforeAll(async () => {
-  server = await startRouteServer();
+  server = await startRouteServer({ allowExternal: true });
   fixture = await createProjectFixture("Errors");
   key = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
   api = projectApi(server, fixture, { key });
@@ -166,8 +166,13 @@ describe("invocation errors", () => {
     const body = (await response.json()) as { error: string; executionId: string };
     expect(Object.keys(body).sort()).toEqual(["error", "executionId"]);
     expect(body.error).toBe("endpoint execution failed");
-    await server.drain();
-    const log = (await (await api.manage(`/executions/${body.executionId}`)).json()) as { outcome: string; steps: Array<{ status: string; error: string }> };
+    const log = await server.afterWork(
+      async () => {
+        const response = await api.manage(`/executions/${body.executionId}`);
+        return (response.status === 200 ? await response.json() : {}) as { outcome?: string; steps: Array<{ status: string; error: string }> };
+      },
+      (entry) => entry.outcome !== undefined,
+    );
     expect(log.outcome).toBe("failed");
     expect(log.steps[0]?.status).toBe("failed");
     expect(log.steps[0]?.error).toContain("status");

@@ -18,7 +18,7 @@ let api: ProjectApi;
 const SCRIPT = "<script>alert(1)</script>";
 
 beforeAll(async () => {
-  server = await startRouteServer();
+  server = await startRouteServer({ allowExternal: true });
   fixture = await createProjectFixture("Escaping");
   manageKey = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update"]);
   api = projectApi(server, fixture, { key: manageKey });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closePlatformDb } from "@/lib/platform-db/client";
+import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { composedReadEndpoint, createTestRecord, createTicketSchemas, validatedIntakeEndpoint } from "@/test/endpoint-fixtures";
@@ -11,7 +12,7 @@ let manageKey: string;
 let api: ProjectApi;
 
 beforeAll(async () => {
-  server = await startRouteServer();
+  server = await startRouteServer({ allowExternal: true });
   fixture = await createProjectFixture("Helpdesk");
   manageKey = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
   api = projectApi(server, fixture, { key: manageKey });
@@ -46,10 +47,15 @@ describe("custom endpoints: the specification's example flows", () => {
     expect(executionId).toMatch(/^exe_/);
     expect(await response.json()).toEqual({ open: 2, closed: 1, openTitles: ["Broken login", "Slow page"], authors: ["Ann", "Bob", "Ann"] });
 
-    await server.drain();
-    const log = await api.manage(`/executions/${executionId}`);
+    const log = await server.afterWork(
+      async () => {
+        const response = await api.manage(`/executions/${executionId}`);
+        return { status: response.status, body: response.status === 200 ? await response.json() : null };
+      },
+      (answer) => answer.status === 200,
+    );
     expect(log.status).toBe(200);
-    const entry = (await log.json()) as { outcome: string; httpStatus: number; steps: Array<{ status: string; type: string; outputPreview: string }> };
+    const entry = log.body as { outcome: string; httpStatus: number; steps: Array<{ status: string; type: string; outputPreview: string }> };
     expect(entry).toMatchObject({ outcome: "completed", httpStatus: 200, source: "endpoint", slug: "tickets-by-status" });
     expect(entry.steps.map((step) => [step.type, step.status])).toEqual([
       ["query", "ok"],
@@ -80,12 +86,15 @@ describe("custom endpoints: the specification's example flows", () => {
     expect(injected.status).toBe(200);
     expect(((await injected.json()) as { count: number }).count).toBe(0);
 
-    await server.drain();
     const { data } = (await (await api.manage(`/endpoints`)).json()) as { data: Array<{ id: string; slug: string }> };
     const id = data.find((endpoint) => endpoint.slug === "tickets-with-status")!.id;
-    const stopped = (await (await api.manage(`/endpoints/${id}/executions?outcome=stopped`)).json()) as {
-      data: Array<{ outcome: string; httpStatus: number; steps: Array<{ status: string }> }>;
-    };
+    const stopped = await server.afterWork(
+      async () =>
+        (await (await api.manage(`/endpoints/${id}/executions?outcome=stopped`)).json()) as {
+          data: Array<{ outcome: string; httpStatus: number; steps: Array<{ status: string }> }>;
+        },
+      (list) => list.data.length > 0,
+    );
     expect(stopped.data).toHaveLength(1);
     expect(stopped.data[0]).toMatchObject({ outcome: "stopped", httpStatus: 422 });
     expect(stopped.data[0]?.steps.map((step) => step.status)).toEqual(["stopped", "skipped"]);
@@ -157,6 +166,17 @@ describe("custom endpoints: management", () => {
     // lookup of the old version's entry was not.
     const remaining = [first, second, otherQuery, afterEdit].map((response) => Number(response.headers.get("x-ratelimit-remaining")));
     expect(remaining).toEqual([remaining[0], remaining[0]! - 1, remaining[0]! - 2, remaining[0]! - 3]);
+
+    // An edit made by another instance: this process, through the service, when the suite runs against
+    // an external server (scripts/test-serverless.sh), so only the generation in the shared Redis tells
+    // the serving instance that its cached answer is stale.
+    await createTestRecord(fixture.projectId, "tickets", { title: "Newer one", status: "open" });
+    const stillCached = await api.invoke("open-count", {}, "?page=1");
+    expect(stillCached.headers.get("x-cache")).toBe("hit");
+    await updateEndpoint({ projectId: fixture.projectId, endpointId: created.id, patch: { name: "Open tickets (edited elsewhere)" } });
+    const afterOtherEdit = await api.invoke("open-count", {}, "?page=1");
+    expect(afterOtherEdit.headers.get("x-cache")).toBe("miss");
+    expect(await afterOtherEdit.json()).toEqual({ open: 4, page: "1" });
   });
 
   it("runs concurrent cache misses on one key once", async () => {

@@ -13,7 +13,7 @@ let manageKey: string;
 let api: ProjectApi;
 
 beforeAll(async () => {
-  server = await startRouteServer();
+  server = await startRouteServer({ allowExternal: true });
   fixture = await createProjectFixture("Secure endpoints");
   other = await createProjectFixture("Other");
   manageKey = await fixture.keyFor(["endpoints.create", "endpoints.read", "endpoints.update"]);

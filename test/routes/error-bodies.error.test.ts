@@ -5,6 +5,7 @@ import { log } from "@/lib/log";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { describeInProcess } from "@/test/support/in-process-only";
 
 /**
  * Error bodies (issue 12, item 3): the platform's own APIs — management, records, end-user auth —
@@ -16,7 +17,7 @@ let fixture: ProjectFixture;
 let key: string;
 
 beforeAll(async () => {
-  server = await startRouteServer();
+  server = await startRouteServer({ allowExternal: true });
   fixture = await createProjectFixture("Error bodies");
   key = await fixture.keyFor(["schemas.read", "schemas.write", "records.read", "records.create", "endpoints.read", "endpoints.create"]);
   for (const definition of [
@@ -98,7 +99,7 @@ describe("error bodies with a code", () => {
   });
 });
 
-describe("5xx answers are logged once, with the request id", () => {
+describeInProcess("spies on this process's log and calls route wrappers in it", "5xx answers are logged once, with the request id", () => {
   const failure = () => {
     throw new Error("the disk is on fire");
   };

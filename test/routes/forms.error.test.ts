@@ -1,39 +1,18 @@
 import { request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import { describe, expect } from "vitest";
 import { newId } from "@/lib/ids";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { insertFormAutomation, readStoredSubmissions, formIntake, jsonBody } from "@/lib/forms/testing/form-fixtures";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-
-let server: RouteServer;
-let fixture: ProjectFixture;
-let contactId: string;
+import { insertFormAutomation, readStoredSubmissions, jsonBody as json } from "@/lib/forms/testing/form-fixtures";
+import { routeTest } from "@/test/support/route-test";
 
 const LIMIT = 100 * 1024;
 
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Form errors");
-  contactId = await insertFormAutomation({ projectId: fixture.projectId, trigger: { form: "contact" } });
-  await insertFormAutomation({ projectId: fixture.projectId, trigger: { form: "paused" }, enabled: false });
-  await insertFormAutomation({ projectId: fixture.projectId, trigger: { form: "busy" } });
+/** The project's form automations, made before the file's first test: `contact` (its id), `paused` (disabled) and `busy` (for the rate limit). */
+const it = routeTest.extend("contactId", { scope: "file", auto: true }, async ({ project }) => {
+  const contactId = await insertFormAutomation({ projectId: project.projectId, trigger: { form: "contact" } });
+  await insertFormAutomation({ projectId: project.projectId, trigger: { form: "paused" }, enabled: false });
+  await insertFormAutomation({ projectId: project.projectId, trigger: { form: "busy" } });
+  return contactId;
 });
-
-afterAll(async () => {
-  await server?.close();
-  await closeAutomationQueue();
-  await closePlatformDb();
-});
-
-const intake = formIntake(
-  () => server.url,
-  () => fixture.projectId,
-);
-const formUrl = intake.url;
-const post = intake.post;
-const json = jsonBody;
 
 /** A JSON object of exactly `size` bytes. */
 function jsonOfSize(size: number): string {
@@ -86,7 +65,8 @@ async function expectError(response: Response, status: number, error?: string): 
 }
 
 describe("404", () => {
-  it("answers the same body for an unknown project, an unknown form and a disabled one, for posts and preflights", async () => {
+  it("answers the same body for an unknown project, an unknown form and a disabled one, for posts and preflights", async ({ project, ownerApi }) => {
+    const formUrl = (form: string, projectId = project.projectId) => ownerApi.with({ projectId }).url(`/forms/${form}`);
     const urls = [formUrl("contact", newId("project")), formUrl("contact", "not-a-project"), formUrl("nope"), formUrl("paused"), formUrl("Contact")];
     for (const url of urls) {
       const posted = await fetch(url, { method: "POST", ...json({ name: "x" }) });
@@ -100,65 +80,65 @@ describe("404", () => {
 });
 
 describe("bodies", () => {
-  it("takes exactly 100 KB and refuses 100 KB + 1 with 413, declared or streamed", async () => {
-    expect((await post("contact", { headers: { "content-type": "application/json" }, body: jsonOfSize(LIMIT) })).status).toBe(202);
-    await expectError(await post("contact", { headers: { "content-type": "application/json" }, body: jsonOfSize(LIMIT + 1) }), 413);
+  it("takes exactly 100 KB and refuses 100 KB + 1 with 413, declared or streamed", async ({ ownerApi }) => {
+    expect((await ownerApi.postForm("contact", { headers: { "content-type": "application/json" }, body: jsonOfSize(LIMIT) })).status).toBe(202);
+    await expectError(await ownerApi.postForm("contact", { headers: { "content-type": "application/json" }, body: jsonOfSize(LIMIT + 1) }), 413);
     const form = `a=${"x".repeat(LIMIT - 1)}`;
-    await expectError(await post("contact", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: form }), 413);
+    await expectError(await ownerApi.postForm("contact", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: form }), 413);
 
     // No Content-Length (chunked): counted while streaming, answered 413 as soon as it passes the limit.
-    const streamed = await streamChunkedPost(formUrl("contact"), 16 * 1024, 8 * LIMIT);
+    const streamed = await streamChunkedPost(ownerApi.url("/forms/contact"), 16 * 1024, 8 * LIMIT);
     expect(streamed.status).toBe(413);
     expect(streamed.body).toContain("request body is larger than 102400 bytes");
   });
 
-  it("refuses other content types with 415, before reading the body", async () => {
+  it("refuses other content types with 415, before reading the body", async ({ ownerApi }) => {
     for (const contentType of ["text/plain", "application/xml", "application/jsonp", "text/html", "application/octet-stream"]) {
-      await expectError(await post("contact", { headers: { "content-type": contentType }, body: "name=x" }), 415);
+      await expectError(await ownerApi.postForm("contact", { headers: { "content-type": contentType }, body: "name=x" }), 415);
     }
     // No Content-Type at all.
-    await expectError(await post("contact", { body: new Uint8Array([110, 61, 49]) }), 415);
+    await expectError(await ownerApi.postForm("contact", { body: new Uint8Array([110, 61, 49]) }), 415);
   });
 
-  it("refuses a multipart post that carries a file with 415 and stores nothing", async () => {
-    const before = (await readStoredSubmissions(fixture.projectId, contactId)).length;
+  it("refuses a multipart post that carries a file with 415 and stores nothing", async ({ project, ownerApi, contactId }) => {
+    const before = (await readStoredSubmissions(project.projectId, contactId)).length;
     const body = new FormData();
     body.append("name", "Ada");
     body.append("cv", new Blob(["%PDF-1.7 ..."], { type: "application/pdf" }), "cv.pdf");
-    await expectError(await post("contact", { body }), 415, "forms accept fields only, not file uploads");
+    await expectError(await ownerApi.postForm("contact", { body }), 415, "forms accept fields only, not file uploads");
     // A named file with no bytes is still a file the visitor chose.
     const emptyFile = new FormData();
     emptyFile.append("cv", new Blob([]), "empty.txt");
-    await expectError(await post("contact", { body: emptyFile }), 415);
-    expect((await readStoredSubmissions(fixture.projectId, contactId)).length).toBe(before);
+    await expectError(await ownerApi.postForm("contact", { body: emptyFile }), 415);
+    expect((await readStoredSubmissions(project.projectId, contactId)).length).toBe(before);
   });
 
-  it("answers 400 for malformed JSON, JSON that is not an object and a broken multipart body", async () => {
-    await expectError(await post("contact", { headers: { "content-type": "application/json" }, body: '{"name": "x",' }), 400, "request body is not valid JSON");
+  it("answers 400 for malformed JSON, JSON that is not an object and a broken multipart body", async ({ ownerApi }) => {
+    await expectError(await ownerApi.postForm("contact", { headers: { "content-type": "application/json" }, body: '{"name": "x",' }), 400, "request body is not valid JSON");
     for (const value of [[1, 2], "text", 42, null]) {
-      await expectError(await post("contact", json(value)), 400, "request body must be a JSON object");
+      await expectError(await ownerApi.postForm("contact", json(value)), 400, "request body must be a JSON object");
     }
-    await expectError(await post("contact", { headers: { "content-type": "multipart/form-data" }, body: "name=x" }), 400, "malformed multipart body");
+    await expectError(await ownerApi.postForm("contact", { headers: { "content-type": "multipart/form-data" }, body: "name=x" }), 400, "malformed multipart body");
   });
 
-  it("takes 200 fields and refuses 201 with 400 and an issue", async () => {
+  it("takes 200 fields and refuses 201 with 400 and an issue", async ({ ownerApi }) => {
     const fields = (count: number) => new URLSearchParams(Array.from({ length: count }, (_, i) => [`f${i}`, "v"]));
-    expect((await post("contact", { body: fields(200) })).status).toBe(202);
-    const body = await expectError(await post("contact", { body: fields(201) }), 400, "too many fields");
+    expect((await ownerApi.postForm("contact", { body: fields(200) })).status).toBe(202);
+    const body = await expectError(await ownerApi.postForm("contact", { body: fields(201) }), 400, "too many fields");
     expect(body.issues).toEqual([{ path: "fields", message: "a submission has at most 200 fields" }]);
     // Repeats of one name count one by one.
     const repeated = new URLSearchParams(Array.from({ length: 201 }, () => ["same", "v"]));
-    await expectError(await post("contact", { body: repeated }), 400, "too many fields");
+    await expectError(await ownerApi.postForm("contact", { body: repeated }), 400, "too many fields");
     const jsonFields = Object.fromEntries(Array.from({ length: 201 }, (_, i) => [`f${i}`, i]));
-    await expectError(await post("contact", json(jsonFields)), 400, "too many fields");
+    await expectError(await ownerApi.postForm("contact", json(jsonFields)), 400, "too many fields");
   });
 
-  it("refuses field names over 100 characters and names the database cannot store, with issues", async () => {
-    expect((await post("contact", json({ ["n".repeat(100)]: "ok" }))).status).toBe(202);
-    const long = await expectError(await post("contact", json({ ["n".repeat(101)]: "x" })), 400, "invalid submission");
+  it("refuses field names over 100 characters and names the database cannot store, with issues", async ({ ownerApi }) => {
+    expect((await ownerApi.postForm("contact", json({ ["n".repeat(100)]: "ok" }))).status).toBe(202);
+    const long = await expectError(await ownerApi.postForm("contact", json({ ["n".repeat(101)]: "x" })), 400, "invalid submission");
     expect(long.issues).toEqual([{ path: `fields.${"n".repeat(100)}`, message: "field names are at most 100 characters" }]);
     const bad = await expectError(
-      await post("contact", {
+      await ownerApi.postForm("contact", {
         body: new URLSearchParams([
           ["$where", "1"],
           ["user.email", "a"],
@@ -173,19 +153,19 @@ describe("bodies", () => {
       { path: "fields.user.email", message: 'field names cannot contain "."' },
       { path: "fields.ok", message: "text cannot contain the NUL character" },
     ]);
-    const nested = await expectError(await post("contact", json({ profile: { "a.b": 1 } })), 400);
+    const nested = await expectError(await ownerApi.postForm("contact", json({ profile: { "a.b": 1 } })), 400);
     expect(nested.issues).toEqual([{ path: "fields.profile.a.b", message: 'field names cannot contain "."' }]);
   });
 });
 
 describe("rate limit", () => {
-  it("takes 60 submissions a minute per client IP and form, then 429 with Retry-After", async () => {
+  it("takes 60 submissions a minute per client IP and form, then 429 with Retry-After", async ({ ownerApi }) => {
     // A sliding window weighs the previous minute's count down as time passes, so a run that
     // crosses a minute boundary may see a few extra posts pass; never fewer than 60.
     let allowed = 0;
     let limited: Response | null = null;
     for (let i = 0; i < 150 && !limited; i++) {
-      const response = await post("busy", { body: new URLSearchParams({ i: String(i) }), headers: { "x-forwarded-for": `203.0.113.${i % 250}` } });
+      const response = await ownerApi.postForm("busy", { body: new URLSearchParams({ i: String(i) }), headers: { "x-forwarded-for": `203.0.113.${i % 250}` } });
       if (response.status === 429) limited = response;
       else {
         expect(response.status).toBe(202);
@@ -199,15 +179,15 @@ describe("rate limit", () => {
     expect(limited!.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(await limited!.json()).toEqual({ error: "rate limit exceeded", code: "rate_limited" });
     // Another form keeps its own budget.
-    expect((await post("contact", json({ after: "limit" }))).status).toBe(202);
+    expect((await ownerApi.postForm("contact", json({ after: "limit" }))).status).toBe(202);
   });
 });
 
 describe("the submissions route", () => {
-  it("answers 400 for an invalid query", async () => {
-    const key = await fixture.keyFor(["automations.read"]);
+  it("answers 400 for an invalid query", async ({ project, ownerApi, contactId }) => {
+    const keyApi = ownerApi.with({ credentials: { key: await project.keyFor(["automations.read"]) } });
     for (const query of ["?before=exe_0000", "?limit=0", "?limit=101", `?search=${"s".repeat(201)}`]) {
-      const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/automations/${contactId}/submissions${query}`, { headers: { authorization: `Bearer ${key}` } });
+      const response = await keyApi.fetch(`/automations/${contactId}/submissions${query}`);
       await expectError(response, 400, "invalid query");
     }
   });

@@ -17,6 +17,7 @@ import { serveRecordsApi } from "@/server/records-api";
 import { createRequestRouter } from "@/server/route-request";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { describeInProcess, itInProcess } from "@/test/support/in-process-only";
 import { createTicketSchemas, validatedIntakeEndpoint } from "@/test/endpoint-fixtures";
 import * as appRouterRoute from "@/app/api/projects/[projectId]/fn/[slug]/route";
 import { proxy } from "@/proxy";
@@ -34,7 +35,7 @@ let manageKey: string;
 const TAKEOVER_PAGE = '<!doctype html><title>Offer</title><script>fetch("/api/projects/prj_victim/api-keys", {method: "POST", credentials: "include"})</script>';
 
 beforeAll(async () => {
-  server = await startRouteServer();
+  server = await startRouteServer({ allowExternal: true });
   fixture = await createProjectFixture("Sandboxed answers");
   manageKey = await fixture.keyFor(["endpoints.create", "endpoints.read", "endpoints.update"]);
   await createTicketSchemas(fixture.projectId);
@@ -148,7 +149,7 @@ describe("every invocation answer is sandboxed (item 1)", () => {
     expectSandboxed(hit, "a cache hit");
   });
 
-  it("through the App Router route handler alike", async () => {
+  itInProcess("calls the route handler in this process; the test above makes the same calls over HTTP", "through the App Router route handler alike", async () => {
     for (const answer of answerCases()) {
       const response = await viaRouteHandler(answer);
       expect(response.status, answer.label).toBe(answer.status);
@@ -165,10 +166,10 @@ describe("every invocation answer is sandboxed (item 1)", () => {
   });
 
   it("lets no header stored before the names were reserved replace or weaken the platform's", async () => {
-    for (const respond of [
-      () => fetch(`${server.url}/api/projects/${fixture.projectId}/fn/legacy`),
-      () => viaRouteHandler({ label: "legacy", method: "GET", path: `/api/projects/${fixture.projectId}/fn/legacy`, status: 200 }),
-    ]) {
+    const overHttp = () => fetch(`${server.url}/api/projects/${fixture.projectId}/fn/legacy`);
+    const inProcess = () => viaRouteHandler({ label: "legacy", method: "GET", path: `/api/projects/${fixture.projectId}/fn/legacy`, status: 200 });
+    // Against an external server (ROUTE_TEST_BASE_URL) the route handler runs there, over HTTP.
+    for (const respond of server.external ? [overHttp] : [overHttp, inProcess]) {
       const response = await respond();
       expect(response.status).toBe(200);
       expectSandboxed(response, "legacy");
@@ -211,7 +212,7 @@ describe("owners cannot set the platform's security headers (item 1)", () => {
 });
 
 describe("INVOCATION_URL (item 1)", () => {
-  it("is validated: an origin only, on another host than the dashboard's", () => {
+  itInProcess("parses configuration in this process, no server involved", "is validated: an origin only, on another host than the dashboard's", () => {
     expect(parseConfig({ INVOCATION_URL: "https://fn.flowpoint.example", APP_URL: "https://app.flowpoint.example" }).INVOCATION_URL).toBe("https://fn.flowpoint.example");
     expect(parseConfig({ INVOCATION_URL: "http://127.0.0.1:3100/", NEXTAUTH_URL: "http://localhost:3100" }).INVOCATION_URL).toBe("http://127.0.0.1:3100/");
     for (const env of [
@@ -226,7 +227,7 @@ describe("INVOCATION_URL (item 1)", () => {
     }
   });
 
-  it("decides by Host: only public paths on the invocation origin, everything as before elsewhere", () => {
+  itInProcess("a function of this process, no server involved", "decides by Host: only public paths on the invocation origin, everything as before elsewhere", () => {
     const fn = "fn.flowpoint.example";
     const served = [
       "/api/projects/prj_1/fn/page",
@@ -268,7 +269,7 @@ describe("INVOCATION_URL (item 1)", () => {
     expect(routeByOrigin("fn.flowpoint.example", "/workspaces", null)).toBe("default");
   });
 
-  describe("on the production server (server/route-request.ts) over HTTP", () => {
+  describeInProcess("starts the custom server's router in this process", "on the production server (server/route-request.ts) over HTTP", () => {
     let routed: Server;
     let port: number;
     const nextCalls: Array<{ url: string; cookie: string | null; rawCookie: boolean }> = [];
@@ -406,7 +407,7 @@ describe("INVOCATION_URL (item 1)", () => {
   });
 });
 
-describe("proxy.ts: headers of the dashboard and the invocation origin inside Next (items 1 and 7)", () => {
+describeInProcess("calls proxy.ts in this process", "proxy.ts: headers of the dashboard and the invocation origin inside Next (items 1 and 7)", () => {
   const saved = { INVOCATION_URL: process.env.INVOCATION_URL, APP_URL: process.env.APP_URL, TRUSTED_PROXY: process.env.TRUSTED_PROXY };
 
   function useEnvironment(values: Partial<Record<keyof typeof saved, string>>): void {
@@ -481,6 +482,21 @@ describe("proxy.ts: headers of the dashboard and the invocation origin inside Ne
     expect(invocation.headers.get("content-security-policy")).toBeNull();
     expect(invocation.headers.get("x-frame-options")).toBeNull();
     expect(invocation.headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("answers 404 to an API path with malformed percent-encoding, which Next would answer with a bare 500", async () => {
+    useEnvironment({});
+    const invocation = run("http://localhost:3000/api/projects/prj_1/fn/ec%E0%A4%A");
+    expect(invocation.status).toBe(404);
+    expect(invocation.headers.get("x-middleware-next")).toBeNull();
+    expectSandboxed(invocation, "malformed invocation path");
+    expect(await invocation.json()).toEqual({ error: "not found" });
+    const records = run("http://localhost:3000/api/projects/prj_1/records/%E0%A4%A");
+    expect(records.status).toBe(404);
+    expect(records.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await records.json()).toEqual({ error: "not found", code: "not_found" });
+    // Well-formed escapes pass.
+    expect(run("http://localhost:3000/api/projects/prj_1/fn/ec%25").headers.get("x-middleware-next")).toBe("1");
   });
 
   it("refuses a record import that Next would cut to its proxy's 10 MB, and passes one that fits", async () => {

@@ -27,6 +27,8 @@ export interface ProjectApi {
   projectId: string;
   /** The absolute URL of a path under `/api/projects/:projectId`. */
   url(path?: string): string;
+  /** A call with the credentials and nothing else (no content type): `init` as it is, the response as it is. */
+  fetch(path: string, init?: RequestInit): Promise<Response>;
   /** A management call with the credentials and a JSON content type (both overridable by `init.headers`). */
   manage(path: string, init?: RequestInit): Promise<Response>;
   /** `manage` by method: a JSON body (`undefined`: none), the response as it is. */
@@ -72,6 +74,7 @@ export function projectApi(server: { url: string }, fixture: { projectId: string
       return fixture.projectId;
     },
     url,
+    fetch: (path, init = {}) => fetch(url(path), { ...init, headers: { ...auth(), ...((init.headers as Record<string, string> | undefined) ?? {}) } }),
     manage: (path, init = {}) =>
       fetch(url(path), { ...init, headers: { ...auth(), "content-type": "application/json", ...((init.headers as Record<string, string> | undefined) ?? {}) } }),
     request: (method, path, body) =>

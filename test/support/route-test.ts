@@ -11,14 +11,24 @@ import { projectApi } from "@/test/support/project-api";
  * client for that project calling as the owner's dashboard session. A file adds its own with
  * `routeTest.extend(name, { scope: "file" }, …)`.
  */
-export const routeTest = test
-  .extend("server", { scope: "file" }, async ({}, { onCleanup }) => {
-    const server = await startRouteServer();
-    onCleanup(async () => {
-      await server.close();
-      await closePlatformDb();
-    });
-    return server;
-  })
-  .extend("project", { scope: "file" }, () => createProjectFixture())
-  .extend("ownerApi", { scope: "file" }, ({ server, project }) => projectApi(server, project));
+function routeTestOn(serverOptions: { allowExternal?: boolean }) {
+  return test
+    .extend("server", { scope: "file" }, async ({}, { onCleanup }) => {
+      const server = await startRouteServer(serverOptions);
+      onCleanup(async () => {
+        await server.close();
+        await closePlatformDb();
+      });
+      return server;
+    })
+    .extend("project", { scope: "file" }, () => createProjectFixture())
+    .extend("ownerApi", { scope: "file" }, ({ server, project }) => projectApi(server, project));
+}
+
+export const routeTest = routeTestOn({});
+
+/**
+ * routeTest for the invocation suites that also run against `next start` in serverless mode
+ * (scripts/test-serverless.sh sets ROUTE_TEST_BASE_URL): `server` is then the app running there.
+ */
+export const externalRouteTest = routeTestOn({ allowExternal: true });

@@ -1,23 +1,20 @@
 "use server";
 
-import { getCurrentUserId } from "@/lib/auth/current-user";
 import { getActionClientIp } from "@/lib/auth/get-action-client-ip";
 import { createSessionToken, sessionCookieName, sessionCookieOptions } from "@/lib/auth/session";
 import { changePassword } from "@/lib/accounts/change-password";
 import { succeed, type FormState } from "@/lib/http/action-result";
-import { toActionFailure } from "@/lib/http/action-failure";
+import { userAction } from "@/lib/http/user-action";
 import { deleteSessionCookies } from "../delete-session-cookies";
 
 /** Changes the password, which ends every session; this browser gets a fresh one so it stays signed in. */
-export async function changePasswordAction(_previous: FormState, formData: FormData): Promise<FormState> {
-  const userId = await getCurrentUserId({ returnTo: "/account" });
-  try {
+export const changePasswordAction = userAction(
+  async ({ userId }, _previous: FormState, formData: FormData) => {
     const input = { currentPassword: String(formData.get("currentPassword") ?? ""), newPassword: String(formData.get("newPassword") ?? "") };
     const user = await changePassword({ userId, input, clientIp: await getActionClientIp() });
     const store = await deleteSessionCookies();
     store.set(sessionCookieName(), await createSessionToken(user), sessionCookieOptions());
     return succeed(undefined, { message: "Your password was changed. Every other session has been signed out." });
-  } catch (error) {
-    return toActionFailure(error, { fields: ["currentPassword", "newPassword"], action: "change-password" });
-  }
-}
+  },
+  { name: "change-password", fields: ["currentPassword", "newPassword"], returnTo: "/account" },
+);

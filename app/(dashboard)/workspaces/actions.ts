@@ -1,19 +1,18 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { getCurrentUserId } from "@/lib/auth/current-user";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import type { FormState } from "@/lib/http/action-result";
-import { toActionFailure } from "@/lib/http/action-failure";
+import { userAction } from "@/lib/http/user-action";
 
-export async function createWorkspaceAction(_previous: FormState, formData: FormData): Promise<FormState> {
-  const userId = await getCurrentUserId();
-  const name = String(formData.get("name") ?? "");
-  let workspaceId: string;
-  try {
-    workspaceId = (await createWorkspace({ userId, name })).id;
-  } catch (error) {
-    return toActionFailure(error, { fields: ["name"], values: { name }, action: "create-workspace" });
-  }
-  redirect(`/workspaces/${workspaceId}`);
+function workspaceValues(_previous: FormState, formData: FormData) {
+  return { name: String(formData.get("name") ?? "") };
 }
+
+export const createWorkspaceAction = userAction(
+  async ({ userId }, previous: FormState, formData: FormData) => {
+    const workspace = await createWorkspace({ userId, name: workspaceValues(previous, formData).name });
+    redirect(`/workspaces/${workspace.id}`);
+  },
+  { name: "create-workspace", fields: ["name"], values: workspaceValues },
+);

@@ -10,62 +10,61 @@ import { removeMember } from "@/lib/workspaces/remove-member";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
 import { createProject } from "@/lib/projects/create-project";
 import { testDatabaseConnection, type ConnectionTestResult } from "@/lib/projects/test-database-connection";
-import { succeed, type ActionResult, type FormState } from "@/lib/http/action-result";
-import { toActionFailure } from "@/lib/http/action-failure";
+import { succeed, type FormState } from "@/lib/http/action-result";
+import { workspaceAction } from "@/lib/http/workspace-action";
 import { readDatabaseInput } from "@/lib/projects/read-database-input";
 import { connectionTestFailure } from "@/lib/projects/connection-test-failure";
 
-export async function renameWorkspaceAction(workspaceId: string, _previous: FormState, formData: FormData): Promise<FormState> {
-  const actorId = await getCurrentUserId();
-  const name = String(formData.get("name") ?? "");
-  try {
-    await renameWorkspace({ workspaceId, actorId, name });
-  } catch (error) {
-    return toActionFailure(error, { fields: ["name"], values: { name }, action: "rename-workspace" });
-  }
-  refresh();
-  return succeed(undefined, { message: "Workspace renamed.", values: { name } });
+function nameValues(_previous: FormState, formData: FormData) {
+  return { name: String(formData.get("name") ?? "") };
 }
 
-export async function inviteMemberAction(workspaceId: string, _previous: FormState, formData: FormData): Promise<FormState> {
-  const actorId = await getCurrentUserId();
-  const values = { email: String(formData.get("email") ?? ""), role: String(formData.get("role") ?? "member") };
-  try {
-    const invitation = await inviteMember({ workspaceId, actorId, input: values });
+function invitationValues(_previous: FormState, formData: FormData) {
+  return { email: String(formData.get("email") ?? ""), role: String(formData.get("role") ?? "member") };
+}
+
+export const renameWorkspaceAction = workspaceAction(
+  async ({ workspaceId, userId }, previous: FormState, formData: FormData) => {
+    const values = nameValues(previous, formData);
+    await renameWorkspace({ workspaceId, actorId: userId, name: values.name });
+    refresh();
+    return succeed(undefined, { message: "Workspace renamed.", values });
+  },
+  { name: "rename-workspace", fields: ["name"], values: nameValues },
+);
+
+export const inviteMemberAction = workspaceAction(
+  async ({ workspaceId, userId }, previous: FormState, formData: FormData) => {
+    const invitation = await inviteMember({ workspaceId, actorId: userId, input: invitationValues(previous, formData) });
     refresh();
     return succeed(undefined, { message: `Invitation sent to ${invitation.email}.` });
-  } catch (error) {
-    return toActionFailure(error, { fields: ["email", "role"], values, action: "invite-member" });
-  }
-}
+  },
+  { name: "invite-member", fields: ["email", "role"], values: invitationValues },
+);
 
-export async function removeMemberAction(workspaceId: string, userId: string): Promise<ActionResult> {
-  const actorId = await getCurrentUserId();
-  try {
+export const removeMemberAction = workspaceAction(
+  async ({ workspaceId, userId: actorId }, userId: string) => {
     await removeMember({ workspaceId, actorId, userId });
-  } catch (error) {
-    return toActionFailure(error, { action: "remove-member" });
-  }
-  if (userId === actorId) redirect("/workspaces");
-  refresh();
-  return succeed();
-}
+    if (userId === actorId) redirect("/workspaces");
+    refresh();
+    return succeed();
+  },
+  { name: "remove-member" },
+);
 
-export async function createProjectAction(workspaceId: string, _previous: FormState, formData: FormData): Promise<FormState> {
-  const actorId = await getCurrentUserId();
-  const name = String(formData.get("name") ?? "");
-  let projectId: string;
-  try {
-    projectId = (await createProject({ workspaceId, actorId, input: { name, database: readDatabaseInput(formData) } })).id;
-  } catch (error) {
-    return toActionFailure(error, { fields: ["name", "database.kind", "database.url"], action: "create-project" });
-  }
-  redirect(`/projects/${projectId}`);
-}
+export const createProjectAction = workspaceAction(
+  async ({ workspaceId, userId }, previous: FormState, formData: FormData) => {
+    const project = await createProject({ workspaceId, actorId: userId, input: { name: nameValues(previous, formData).name, database: readDatabaseInput(formData) } });
+    redirect(`/projects/${project.id}`);
+  },
+  { name: "create-project", fields: ["name", "database.kind", "database.url"] },
+);
 
 /**
  * "Test connection" in the new-project form. Only admins (who may create projects) can make the
- * server open a connection; the project does not exist yet, so the test runs under a fresh id.
+ * server open a connection; the project does not exist yet, so the test runs under a fresh id. A
+ * failed test, the refusal included, is an outcome with its sentence (the form shows it beside the
+ * button), not an ActionResult: hence no workspaceAction here.
  */
 export async function testNewProjectDatabaseAction(workspaceId: string, input: { kind: string; url?: string }): Promise<ConnectionTestResult> {
   const userId = await getCurrentUserId();

@@ -11,7 +11,7 @@ import { formatDateTime } from "@/components/ui/format-date";
 import { DeleteRecordButton } from "@/components/records/delete-record-button";
 import { RecordForm } from "@/components/records/record-form";
 import { loadRecordFormContext, type RecordFormContext } from "../../../_data/load-record-form-context";
-import { deleteRecordAction, searchRecordChoicesAction, updateRecordAction } from "../../actions";
+import { deleteRecordAction, findTakenUniqueValuesAction, searchRecordChoicesAction, updateRecordAction } from "../../actions";
 import { loadRecordSchema } from "../load-record-schema";
 
 export const metadata: Metadata = { title: "Record" };
@@ -52,6 +52,7 @@ export default async function RecordPage({ params }: { params: Promise<{ project
             submitLabel="Save record"
             action={updateRecordAction.bind(null, projectId, schema.name, id)}
             search={searchRecordChoicesAction.bind(null, projectId)}
+            takenUniqueValues={findTakenUniqueValuesAction.bind(null, projectId, schema.name, id)}
           />
         </CardBody>
       </Card>

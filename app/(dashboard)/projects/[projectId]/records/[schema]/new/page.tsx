@@ -3,7 +3,7 @@ import { Card, CardBody } from "@/components/ui/card";
 import { PageHeader } from "@/components/ui/page-header";
 import { RecordForm } from "@/components/records/record-form";
 import { loadRecordFormContext } from "../../../_data/load-record-form-context";
-import { createRecordAction, searchRecordChoicesAction } from "../../actions";
+import { createRecordAction, findTakenUniqueValuesAction, searchRecordChoicesAction } from "../../actions";
 import { loadRecordSchema } from "../load-record-schema";
 
 export const metadata: Metadata = { title: "New record" };
@@ -29,6 +29,7 @@ export default async function NewRecordPage({ params }: { params: Promise<{ proj
             submitLabel="Create record"
             action={createRecordAction.bind(null, projectId, schema.name)}
             search={searchRecordChoicesAction.bind(null, projectId)}
+            takenUniqueValues={findTakenUniqueValuesAction.bind(null, projectId, schema.name, null)}
             redirectTo={`/projects/${projectId}/records/${schema.name}/{id}`}
           />
         </CardBody>
