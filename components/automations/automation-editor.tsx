@@ -16,9 +16,11 @@ import { Checkbox, FieldShell } from "@/components/endpoints/form-controls";
 import { messageAt } from "@/components/endpoints/issues";
 import { isStepListIssue, placeStepIssues, StepListEditor, stepIssuePath } from "@/components/endpoints/step-list-editor";
 import type { EditorSchema } from "@/components/endpoints/step-settings";
-import { useFocusFirstMarkedField } from "@/components/endpoints/use-focus-first-marked-field";
+import { withLiveIssues } from "@/components/endpoints/live-checks";
+import { useLiveIssueSaveGuard } from "@/components/endpoints/use-live-issue-save-guard";
 import { FlowTemplatesProvider, toTemplateContextStep, type FlowTemplateSource } from "@/components/endpoints/template-scope";
 import { newAutomationDraft, toAutomationInput, type AutomationDraft } from "./automation-draft";
+import { liveAutomationIssues } from "./live-automation-checks";
 import { RunNowPanel, type RunNowPanelHandle } from "./run-now-panel";
 import { TRIGGER_LABELS } from "./trigger-badge";
 import { FormTriggerSettings, RecordTriggerSettings, ScheduleTriggerSettings, type SavedForm } from "./trigger-settings";
@@ -103,7 +105,7 @@ export function AutomationEditor({
   const [notice, setNotice] = useState<string>();
   const [warnings, setWarnings] = useState<TemplateWarning[]>([]);
   const [pending, startTransition] = useTransition();
-  const focusFirstMarkedField = useFocusFirstMarkedField();
+  const { refuseOnLiveIssues, focusFirstMarkedField } = useLiveIssueSaveGuard(setError);
   const templateSource = useMemo<FlowTemplateSource>(
     () => ({
       steps: draft.steps.map(toTemplateContextStep),
@@ -134,6 +136,7 @@ export function AutomationEditor({
     setError(undefined);
     setNotice(undefined);
     setWarnings([]);
+    if (refuseOnLiveIssues(liveAutomationIssues(draft), draft.steps)) return;
     startTransition(async () => {
       const result = await save(input);
       if (!result.ok) {
@@ -170,8 +173,10 @@ export function AutomationEditor({
     setWarnings([]);
   }
 
-  const top = (path: string) => messageAt(issues, path);
-  const unplaced = issues.filter((issue) => !isPlaced(issue, draft.triggerType)).map(issueSummary);
+  const shownIssues = withLiveIssues(issues, liveAutomationIssues(draft));
+  const top = (path: string) => messageAt(shownIssues, path);
+  // Live issues too: one that blocks Save must be visible even where no field shows it.
+  const unplaced = shownIssues.filter((issue) => !isPlaced(issue, draft.triggerType)).map(issueSummary);
 
   return (
     <div className="space-y-6">
@@ -221,7 +226,7 @@ export function AutomationEditor({
               <CardBody className="space-y-5">
                 <fieldset>
                   <legend className="sr-only">Trigger type</legend>
-                  <div className="grid gap-2 sm:grid-cols-2 lg:grid-cols-4">
+                  <div className="grid gap-2 @xl:grid-cols-2 @2xl:grid-cols-4">
                     {TRIGGER_TYPES.map((type) => (
                       <label
                         key={type}
@@ -244,12 +249,14 @@ export function AutomationEditor({
                   </div>
                   {top("trigger.type") && <p className="mt-1 text-sm text-rose-700">{top("trigger.type")}</p>}
                 </fieldset>
-                {draft.triggerType === "form" && <FormTriggerSettings draft={draft.form} change={(patch) => changeTrigger("form", patch)} issues={issues} savedForm={savedForm} />}
+                {draft.triggerType === "form" && (
+                  <FormTriggerSettings draft={draft.form} change={(patch) => changeTrigger("form", patch)} issues={shownIssues} savedForm={savedForm} />
+                )}
                 {draft.triggerType === "record" && (
-                  <RecordTriggerSettings draft={draft.record} change={(patch) => changeTrigger("record", patch)} issues={issues} schemas={schemas} />
+                  <RecordTriggerSettings draft={draft.record} change={(patch) => changeTrigger("record", patch)} issues={shownIssues} schemas={schemas} />
                 )}
                 {draft.triggerType === "schedule" && (
-                  <ScheduleTriggerSettings draft={draft.schedule} change={(patch) => changeTrigger("schedule", patch)} issues={issues} timeZones={timeZones} />
+                  <ScheduleTriggerSettings draft={draft.schedule} change={(patch) => changeTrigger("schedule", patch)} issues={shownIssues} timeZones={timeZones} />
                 )}
                 {draft.triggerType === "manual" && (
                   <p className="text-sm text-slate-500">
@@ -285,7 +292,7 @@ export function AutomationEditor({
             <Card>
               <CardHeader title="Retries" description="A failed run can be tried again after a pause. Steps have side effects (emails, writes), so retries are off by default." />
               <CardBody>
-                <div className="grid gap-4 sm:grid-cols-[12rem_12rem]">
+                <div className="grid gap-4 @xl:grid-cols-[12rem_12rem]">
                   <FieldShell id="retry-attempts" label="Retries" error={top("retry.attempts")} hint={`0 to ${MAX_RETRY_ATTEMPTS} further attempts.`}>
                     <Input
                       id="retry-attempts"

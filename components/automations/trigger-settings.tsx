@@ -38,7 +38,7 @@ export function FormTriggerSettings({
   const originsHint = "One per line, such as https://shop.example, or * for any. Only needed for posts with fetch; plain HTML form posts need none.";
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 @xl:grid-cols-2">
         <FieldShell
           id="trigger-form"
           label="Form slug"
@@ -72,7 +72,7 @@ export function FormTriggerSettings({
           />
         </FieldShell>
       </div>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 @xl:grid-cols-2">
         <FieldShell id="trigger-origins" label="Allowed browser origins" error={error("allowedOrigins")} hint={originsHint}>
           <Textarea
             id="trigger-origins"
@@ -151,7 +151,7 @@ export function RecordTriggerSettings({
   const conditionError = issues.find((issue) => issue.path === "trigger.condition")?.message;
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 @xl:grid-cols-2">
         <FieldShell
           id="trigger-schema"
           label="Schema"
@@ -255,7 +255,7 @@ export function ScheduleTriggerSettings({
   );
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-[1fr_16rem]">
+      <div className="grid gap-4 @xl:grid-cols-[1fr_16rem]">
         <FieldShell id="trigger-cron" label="Cron expression" error={cronError} hint={cronHint}>
           <Input
             id="trigger-cron"

@@ -20,13 +20,15 @@ import { EDITOR_SHORTCUT_ARIA, editorShortcutOf, isApplePlatform, shortcutLabel,
 /**
  * The flow on the left and the run panel on the right, on screens wide enough for both; the
  * right pane stays in view (sticky, scrolling on its own) while the flow scrolls. Narrower
- * screens get one column, the run panel after the flow. Both panes are named regions.
+ * screens get one column, the run panel after the flow. Both panes are named regions. The flow
+ * is a size container: its forms lay out by the room the flow has (@xl: variants), since beside
+ * the run panel it is narrower than a wide viewport suggests.
  */
 export function EditorWorkbench({ flowLabel, flow, sideLabel, side }: { flowLabel: string; flow: ReactNode; sideLabel: string; side?: ReactNode }) {
-  if (!side) return <div className="space-y-6">{flow}</div>;
+  if (!side) return <div className="@container space-y-6">{flow}</div>;
   return (
     <div className="space-y-6 xl:grid xl:grid-cols-[minmax(0,1fr)_minmax(24rem,28rem)] xl:items-start xl:gap-6 xl:space-y-0">
-      <section aria-label={flowLabel} className="min-w-0 space-y-6">
+      <section aria-label={flowLabel} className="@container min-w-0 space-y-6">
         {flow}
       </section>
       {/* A named region, not an <aside>: a complementary landmark inside <main> is flagged by axe.

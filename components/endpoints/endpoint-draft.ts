@@ -2,6 +2,7 @@ import type { EndpointAuthMode, EndpointInput, EndpointMethod, ResponseContentTy
 import type { ConditionOperator } from "@/lib/flow/steps/condition/definition";
 import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
 import { STEP_KINDS, type StepKind } from "@/lib/flow/steps/step-kind";
+import { toEndpointInputSpec, toInputFieldDrafts, type InputFieldDraft } from "./input-fields-draft";
 
 /**
  * An endpoint as the editor holds it. Settings keep the text the inputs show (a limit being typed
@@ -52,6 +53,8 @@ export interface EndpointDraft {
   enabled: boolean;
   steps: StepDraft[];
   response: { status: string; contentType: ResponseContentType; body: string; headers: RowDraft[] };
+  /** The typed input's rows (input-fields-draft.ts); none = no checks. */
+  input: InputFieldDraft[];
 }
 
 let counter = 0;
@@ -219,6 +222,7 @@ export function newEndpointDraft(): EndpointDraft {
     enabled: true,
     steps: [],
     response: { status: "200", contentType: "application/json", body: "", headers: [] },
+    input: [],
   };
 }
 
@@ -240,6 +244,7 @@ export function toEndpointDraft(endpoint: EndpointInput): EndpointDraft {
       body: endpoint.response.body,
       headers: toRows(endpoint.response.headers),
     },
+    input: toInputFieldDrafts(endpoint.input),
   };
 }
 
@@ -271,5 +276,6 @@ export function toEndpointInput(draft: EndpointDraft): Record<string, unknown> {
       body: draft.response.body,
       headers: fromRows(draft.response.headers),
     },
+    input: toEndpointInputSpec(draft.input ?? []),
   };
 }

@@ -12,6 +12,7 @@ import {
   type ResponseContentType,
 } from "@/lib/endpoints/endpoint-definition";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
+import type { EndpointInputSpec } from "@/lib/endpoints/endpoint-input";
 import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -24,9 +25,10 @@ import { draftStorageKey, hasShapeOf } from "./draft-persistence";
 import { EditorSaveBar, EditorWorkbench, RestoreDraftBanner, useEditorShortcuts, useStoredDraft, useUnsavedChangesGuard } from "./editor-shell";
 import type { StepRunResult } from "./step-run-result";
 import { checkReportsByKey } from "./last-test-run";
-import { hasLiveIssues, liveEndpointIssues, withLiveIssues } from "./live-checks";
+import { lastRunStaleness, snapshotTestRun, type TestRunSnapshot } from "./last-run-staleness";
+import { liveEndpointIssues, withLiveIssues } from "./live-checks";
 import { SlugSuggestion } from "./live-previews";
-import { useFocusFirstMarkedField } from "./use-focus-first-marked-field";
+import { useLiveIssueSaveGuard } from "./use-live-issue-save-guard";
 import { TemplateTextarea } from "./template-field";
 import { FlowTemplatesProvider, TemplatePositionProvider, testOutputsOf, toTemplateContextStep, type FlowTemplateSource } from "./template-scope";
 import { issuesUnder, messageAt, unplacedIssues } from "./issues";
@@ -35,6 +37,8 @@ import { AUTH_MODE_LABELS } from "./status-badges";
 import { isStepListIssue, placeStepIssues, StepListEditor, stepIssuePath } from "./step-list-editor";
 import type { EditorSchema } from "./step-settings";
 import { TestRunPanel, type TestRunPanelHandle, type TestRunRequest } from "./test-run-panel";
+import { InputFieldsTable } from "./input-fields-table";
+import { sampleRequestOf, toEndpointInputSpec } from "./input-fields-draft";
 
 export interface EndpointEditorActions {
   save: (input: unknown) => Promise<ActionResult<{ id?: string; version?: number; warnings?: TemplateWarning[] }>>;
@@ -56,7 +60,7 @@ function isEndpointDraft(value: unknown): value is EndpointDraft {
   return hasShapeOf(value, newEndpointDraft()) && hasShapeOf((value as EndpointDraft).response, newEndpointDraft().response);
 }
 
-const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response"]);
+const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response", "input"]);
 
 /**
  * The custom endpoint builder: route, who may call it, the ordered steps with each kind's settings,
@@ -100,16 +104,22 @@ export function EndpointEditor({
   const [notice, setNotice] = useState<string>();
   const [warnings, setWarnings] = useState<TemplateWarning[]>([]);
   const [lastTest, setLastTest] = useState<Pick<FlowTemplateSource, "testOutputs" | "testRequest" | "testChecks">>({});
-  const focusFirstMarkedField = useFocusFirstMarkedField();
+  /** The steps the last test run ran: its results are marked stale where the draft has moved on. */
+  const [lastTestSnapshot, setLastTestSnapshot] = useState<TestRunSnapshot>();
+  const { refuseOnLiveIssues, focusFirstMarkedField } = useLiveIssueSaveGuard(setError);
   const [pending, startTransition] = useTransition();
+  // The rows as the spec the suggestions read; rows the server would refuse still show their names.
+  const typedInput = useMemo(() => toEndpointInputSpec(draft.input) as EndpointInputSpec | null, [draft.input]);
+  const inputSample = useMemo(() => sampleRequestOf(draft.input), [draft.input]);
   const templateSource = useMemo<FlowTemplateSource>(
     () => ({
       steps: draft.steps.map(toTemplateContextStep),
       schemas,
-      owner: { kind: "endpoint", auth: draft.auth, authSchema: draft.authSchema || null },
+      owner: { kind: "endpoint", auth: draft.auth, authSchema: draft.authSchema || null, input: typedInput },
       ...lastTest,
+      testStaleness: lastTestSnapshot && lastRunStaleness(lastTestSnapshot, draft.steps),
     }),
-    [draft.steps, draft.auth, draft.authSchema, schemas, lastTest],
+    [draft.steps, draft.auth, draft.authSchema, typedInput, schemas, lastTest, lastTestSnapshot],
   );
 
   function change(patch: Partial<EndpointDraft>) {
@@ -141,12 +151,7 @@ export function EndpointEditor({
     setError(undefined);
     setNotice(undefined);
     setWarnings([]);
-    if (hasLiveIssues(draft)) {
-      // The same schemas as the server's: it would refuse this draft, so say so where the problem is.
-      setError("Fix the marked fields before saving.");
-      focusFirstMarkedField();
-      return;
-    }
+    if (refuseOnLiveIssues(liveEndpointIssues(draft), draft.steps)) return;
     startTransition(async () => {
       const result = await actions.save(input);
       if (!result.ok) {
@@ -169,6 +174,7 @@ export function EndpointEditor({
 
   async function testRun(request: TestRunRequest) {
     const keys = draft.steps.map((step) => step.key);
+    const snapshot = snapshotTestRun(draft.steps);
     const result = await actions.testRun({ endpoint: toEndpointInput(draft), ...request, endpointId });
     if (result.ok) {
       setIssues([]);
@@ -184,6 +190,7 @@ export function EndpointEditor({
         if (key) byKey[key] = step;
       }
       setLastRun(byKey);
+      setLastTestSnapshot(snapshot);
     } else {
       setIssues(
         placeIssues(
@@ -232,13 +239,23 @@ export function EndpointEditor({
       <EditorWorkbench
         flowLabel="Endpoint definition"
         sideLabel="Test the draft"
-        side={<TestRunPanel ref={testPanel} projectId={projectId} endUser={draft.auth === "end_user"} run={testRun} replay={replay} replayProblem={replayProblem} />}
+        side={
+          <TestRunPanel
+            ref={testPanel}
+            projectId={projectId}
+            endUser={draft.auth === "end_user"}
+            run={testRun}
+            replay={replay}
+            replayProblem={replayProblem}
+            sample={inputSample}
+          />
+        }
         flow={
           <>
             <Card>
               <CardHeader title="Route" />
               <CardBody className="space-y-4">
-                <div className="grid gap-4 sm:grid-cols-2">
+                <div className="grid gap-4 @xl:grid-cols-2">
                   <FieldShell id="endpoint-name" label="Name" error={top("name")}>
                     <Input
                       id="endpoint-name"
@@ -258,7 +275,7 @@ export function EndpointEditor({
                     />
                   </FieldShell>
                 </div>
-                <div className="grid gap-4 sm:grid-cols-[9rem_1fr]">
+                <div className="grid gap-4 @xl:grid-cols-[9rem_1fr]">
                   <FieldShell id="endpoint-method" label="Method" error={top("method")}>
                     <Select id="endpoint-method" value={draft.method} onChange={(event) => change({ method: event.target.value as EndpointMethod })}>
                       {ENDPOINT_METHODS.map((method) => (
@@ -298,11 +315,24 @@ export function EndpointEditor({
             </Card>
 
             <Card>
+              <CardHeader title="Input" />
+              <CardBody>
+                <InputFieldsTable
+                  id="endpoint-input"
+                  rows={draft.input}
+                  onChange={(input) => change({ input })}
+                  issues={issues}
+                  bodyAllowed={draft.method === "POST" || draft.method === "PUT" || draft.method === "PATCH"}
+                />
+              </CardBody>
+            </Card>
+
+            <Card>
               <CardHeader title="Who may call it" />
               <CardBody className="space-y-5">
                 <fieldset>
                   <legend className="sr-only">Who may call it</legend>
-                  <div className="grid gap-2 sm:grid-cols-3">
+                  <div className="grid gap-2 @xl:grid-cols-3">
                     {ENDPOINT_AUTH_MODES.map((mode) => (
                       <label
                         key={mode}
@@ -349,7 +379,7 @@ export function EndpointEditor({
                     </Select>
                   </FieldShell>
                 )}
-                <div className="grid gap-4 sm:grid-cols-2">
+                <div className="grid gap-4 @xl:grid-cols-2">
                   <FieldShell
                     id="endpoint-origins"
                     label="Allowed browser origins"
@@ -421,7 +451,7 @@ export function EndpointEditor({
                 <CardHeader title="Response" description="Rendered against the final context. A body of exactly {{steps.<name>}} serves that output as it is." />
                 <CardBody className="space-y-4">
                   <TemplatePositionProvider at="response">
-                    <div className="grid gap-4 sm:grid-cols-[9rem_16rem]">
+                    <div className="grid gap-4 @xl:grid-cols-[9rem_16rem]">
                       <FieldShell id="response-status" label="Status" error={top("response.status")}>
                         <Input
                           id="response-status"

@@ -14,6 +14,7 @@ export const OUTCOME_FILTERS = [
   { value: "completed", label: "Completed" },
   { value: "stopped", label: "Stopped" },
   { value: "failed", label: "Failed" },
+  { value: "rejected", label: "Rejected (invalid input)" },
 ] as const;
 
 export const SOURCE_FILTERS = [

@@ -140,8 +140,8 @@ export function ImportExportButtons({
     setProblem(undefined);
     startTransition(async () => {
       const result = await importAction(parsed.document, { dryRun: true });
-      if (!result.ok) return showFailure(result);
-      setPlan(result.data);
+      // Updates after an await leave the transition: without this the plan's status would show while the pending notice still does.
+      startTransition(() => (result.ok ? setPlan(result.data) : showFailure(result)));
     });
   }
 

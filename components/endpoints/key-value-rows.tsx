@@ -46,7 +46,7 @@ export function KeyValueRows({
   const whole = issues.find((issue) => issue.path === "")?.message;
   const set = (key: string, patch: Partial<RowDraft>) => onChange(rows.map((row) => (row.key === key ? { ...row, ...patch } : row)));
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="text-sm font-medium text-slate-700">{legend}</legend>
       {hint && <p className="text-xs text-slate-500">{hint}</p>}
       {rows.length > 0 && (

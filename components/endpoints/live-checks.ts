@@ -1,4 +1,5 @@
 import { endpointInputSchema, SLUG_PATTERN } from "@/lib/endpoints/endpoint-definition";
+import type { ZodType } from "zod";
 import { issuesFromZod, type ErrorIssue } from "@/lib/errors";
 import { hasPlaceholders } from "@/lib/flow/engine/render-template";
 import { flowStepSchema } from "@/lib/flow/flow-definition";
@@ -41,12 +42,35 @@ function isBlank(value: unknown): boolean {
   return false;
 }
 
-/** Issues of `input` except those about a field whose value (its first path segment) is still empty. */
-function issuesOnFilledFields(issues: readonly ErrorIssue[], input: Record<string, unknown>): ErrorIssue[] {
+function valueAt(input: unknown, segments: readonly string[]): unknown {
+  let value = input;
+  for (const segment of segments) {
+    if (typeof value !== "object" || value === null || !Object.hasOwn(value, segment)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
+}
+
+/**
+ * Issues of `input` except those about a field still empty. A field is named by the first
+ * `fieldDepth` segments of a path (`name`; `trigger.cron` at depth 2): deeper segments are items
+ * or map keys (`allowedOrigins.1`, `response.headers.X Bad`), judged whatever their value.
+ */
+function issuesOnFilledFields(issues: readonly ErrorIssue[], input: Record<string, unknown>, fieldDepth = 1): ErrorIssue[] {
   return issues.filter((issue) => {
-    const [field = ""] = issue.path.split(".");
-    return !isBlank(input[field]);
+    const segments = issue.path === "" ? [] : issue.path.split(".").slice(0, fieldDepth);
+    return segments.every((_, index) => !isBlank(valueAt(input, segments.slice(0, index + 1))));
   });
+}
+
+/**
+ * A definition's own fields against the API's schema as the owner types; its steps are checked one
+ * by one (liveStepIssues), so they are left out here. `fieldDepth` as for issuesOnFilledFields.
+ */
+export function liveDefinitionIssues(schema: ZodType, input: Record<string, unknown>, fieldDepth = 1): ErrorIssue[] {
+  const withoutSteps = { ...input, steps: [] };
+  const parsed = schema.safeParse(withoutSteps);
+  return parsed.success ? [] : issuesOnFilledFields(issuesFromZod(parsed.error), withoutSteps, fieldDepth);
 }
 
 /** One step's settings against its kind's schema (and the common step fields); paths relative to the step. */
@@ -58,14 +82,17 @@ export function liveStepIssues(step: StepDraft): ErrorIssue[] {
 
 /** The endpoint's own fields (route, origins, cache, response) against the API's schema; steps are checked one by one. */
 export function liveEndpointIssues(draft: EndpointDraft): ErrorIssue[] {
-  const input = { ...toEndpointInput(draft), steps: [] };
-  const parsed = endpointInputSchema.safeParse(input);
-  return parsed.success ? [] : issuesOnFilledFields(issuesFromZod(parsed.error), input);
+  return liveDefinitionIssues(endpointInputSchema, toEndpointInput(draft));
 }
 
-/** Whether the draft breaks a rule the editor can check as it is typed: a save would be refused. */
+/** Whether a flow's own issues or any step's break a rule the editor checks as it is typed: a save would be refused. */
+export function hasLiveFlowIssues(ownIssues: readonly ErrorIssue[], steps: readonly StepDraft[]): boolean {
+  return ownIssues.length > 0 || steps.some((step) => liveStepIssues(step).length > 0);
+}
+
+/** Whether the endpoint draft breaks a rule the editor can check as it is typed: a save would be refused. */
 export function hasLiveIssues(draft: EndpointDraft): boolean {
-  return liveEndpointIssues(draft).length > 0 || draft.steps.some((step) => liveStepIssues(step).length > 0);
+  return hasLiveFlowIssues(liveEndpointIssues(draft), draft.steps);
 }
 
 /**

@@ -3,7 +3,9 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { newStepDraft, type StepDraft } from "./endpoint-draft";
 import { FieldShell } from "./form-controls";
+import { lastRunStaleness, snapshotTestRun } from "./last-run-staleness";
 import { SlugSuggestion } from "./live-previews";
+import { StepRunResultView } from "./step-run-result";
 import { StepSettings } from "./step-settings";
 import { FlowTemplatesProvider, TemplatePositionProvider, type FlowTemplateSource } from "./template-scope";
 import { Input } from "@/components/ui/input";
@@ -123,5 +125,34 @@ describe("field errors and suggestions", () => {
     expect(html).toContain("open-tickets</code>");
     expect(html).toContain('aria-label="Use suggestion open-tickets"');
     expect(renderToStaticMarkup(createElement(SlugSuggestion, { slug: "open-tickets", onUse: noop }))).toBe("");
+  });
+});
+
+describe("results of the last test run after an edit", () => {
+  const draft = newStepDraft("condition");
+  const gate: StepDraft = { ...draft, checks: [{ key: "c-1", left: "{{body.want}}", operator: "equals", right: "open" }] };
+  const report = { left: { missing: false, text: '"open"' }, right: { missing: false, text: '"open"' }, passed: true };
+
+  it("mark a condition verdict stale, visibly and in words, once its check was edited", () => {
+    const edited: StepDraft = { ...gate, checks: [{ ...gate.checks[0]!, right: "closed" }] };
+    const fresh = atStep(0, source({ ...lastRun, testChecks: { "c-1": report }, testStaleness: lastRunStaleness(snapshotTestRun([gate]), [gate]) }), settings(gate));
+    expect(fresh).not.toContain("Stale");
+    const stale = atStep(0, source({ ...lastRun, testChecks: { "c-1": report }, testStaleness: lastRunStaleness(snapshotTestRun([gate]), [edited]) }), settings(edited));
+    expect(stale).toMatch(/<span aria-hidden="true">Stale<\/span><span class="sr-only">Stale result<\/span>: verdict from the last test run, before your edit/);
+  });
+
+  it("mark the transform's live result when an earlier step changed since the run", () => {
+    const tickets = { ...newStepDraft("query"), name: "tickets" };
+    const shape = transform("steps.tickets[].id");
+    const edited = { ...tickets, settings: { ...tickets.settings, limit: "1" } };
+    const html = atStep(1, source({ ...lastRun, testStaleness: lastRunStaleness(snapshotTestRun([tickets, shape]), [edited, shape]) }), settings(shape));
+    expect(html).toContain("earlier steps&#x27; outputs are from the last test run, before your edit to an earlier step");
+    expect(atStep(1, source({ ...lastRun, testStaleness: lastRunStaleness(snapshotTestRun([tickets, shape]), [tickets, shape]) }), settings(shape))).not.toContain("Stale");
+  });
+
+  it("mark a step card's last output, naming it stale in the output's accessible name", () => {
+    const html = renderToStaticMarkup(createElement(StepRunResultView, { stepNumber: 2, result: { status: "ok", durationMs: 3, error: null, output: [1] }, stale: true }));
+    expect(html).toContain("output from the last test run, before your edit; run the test again to update it");
+    expect(html).toContain('aria-label="Output of step 2 in the last test run, before your edit"');
   });
 });

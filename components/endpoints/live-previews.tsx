@@ -6,7 +6,20 @@ import { PREVIEW_MAX_CHARS, previewExpression } from "@/lib/flow/steps/transform
 import { CodeBlock } from "@/components/ui/code-block";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { slugSuggestion } from "./live-checks";
-import { useLastRunContext } from "./template-scope";
+import { useLastRunContext, useLastRunContextStale } from "./template-scope";
+
+/** Said (and shown) wherever a result of the last test run no longer describes the draft. */
+export const BEFORE_YOUR_EDIT = "from the last test run, before your edit";
+
+/** A visible, spoken mark on a result the owner's edits have overtaken; the next test run removes it. */
+export function StaleMark({ detail }: { detail: string }) {
+  return (
+    <span className="rounded border border-amber-300 bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-900">
+      <span aria-hidden="true">Stale</span>
+      <span className="sr-only">Stale result</span>: {detail}
+    </span>
+  );
+}
 
 /** How long typing must pause before the preview runs, and before a screen reader hears what changed. */
 const PREVIEW_DELAY_MS = 150;
@@ -20,6 +33,8 @@ const ANNOUNCE_DELAY_MS = 1_000;
  */
 export function TransformPreview({ id, expression }: { id: string; expression: string }) {
   const lastRun = useLastRunContext();
+  // The expression is evaluated live, but over the outputs earlier steps had in that run.
+  const staleContext = useLastRunContextStale();
   const settledExpression = useDebouncedValue(expression, PREVIEW_DELAY_MS);
   const settledRun = useDebouncedValue(lastRun, PREVIEW_DELAY_MS);
   const preview = useMemo(() => (settledRun === null ? null : previewExpression(settledExpression, settledRun)), [settledExpression, settledRun]);
@@ -27,7 +42,7 @@ export function TransformPreview({ id, expression }: { id: string; expression: s
     preview === null || preview.kind === "empty"
       ? ""
       : preview.kind === "result"
-        ? `Result against the last test run: ${preview.summary}.`
+        ? `Result against the last test run${staleContext ? `, whose earlier step outputs are ${BEFORE_YOUR_EDIT}` : ""}: ${preview.summary}.`
         : preview.stage === "run"
           ? `The expression fails over the last test run: ${preview.message}`
           : "";
@@ -42,7 +57,10 @@ export function TransformPreview({ id, expression }: { id: string; expression: s
   }
   return (
     <div id={id} className="mt-2">
-      <p className="text-xs font-medium text-slate-700">Result against the last test run</p>
+      <p className="flex flex-wrap items-center gap-2 text-xs font-medium text-slate-700">
+        Result against the last test run
+        {staleContext && <StaleMark detail={`earlier steps' outputs are ${BEFORE_YOUR_EDIT} to an earlier step`} />}
+      </p>
       {preview?.kind === "result" && (
         <>
           <CodeBlock label="Transform result against the last test run" className="mt-1 max-h-64 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-slate-800">
@@ -71,10 +89,18 @@ function Operand({ report }: { report: OperandReport }) {
   );
 }
 
-/** How the last test run decided one condition check: the operands it read and the verdict. */
-export function CheckVerdict({ id, report }: { id: string; report: CheckReport }) {
+/**
+ * How the last test run decided one condition check: the operands it read and the verdict, marked
+ * stale once the check or a step before it is edited (the verdict may no longer hold).
+ */
+export function CheckVerdict({ id, report, stale = false }: { id: string; report: CheckReport; stale?: boolean }) {
   return (
     <p id={id} className="mt-1 text-xs break-all text-slate-600">
+      {stale && (
+        <>
+          <StaleMark detail={`verdict ${BEFORE_YOUR_EDIT}`} />{" "}
+        </>
+      )}
       Last test run: left <Operand report={report.left} />
       {report.right && (
         <>

@@ -1,14 +1,15 @@
 import type { EndpointAuthMode } from "@/lib/endpoints/endpoint-definition";
-import type { FlowOutcome, StepStatus } from "@/lib/flow/engine/run-flow";
+import type { StepStatus } from "@/lib/flow/engine/run-flow";
+import type { ExecutionOutcome } from "@/lib/flow/execution-log/execution-log-entry";
 import { Badge, type BadgeTone } from "@/components/ui/badge";
 import { cn } from "@/components/ui/cn";
 
 /** Badges and labels shared by the endpoint list, the editor, test runs and the execution log (server and client). */
 
-const OUTCOME_TONES: Record<FlowOutcome, BadgeTone> = { completed: "green", stopped: "amber", failed: "red" };
-const OUTCOME_LABELS: Record<FlowOutcome, string> = { completed: "Completed", stopped: "Stopped", failed: "Failed" };
+const OUTCOME_TONES: Record<ExecutionOutcome, BadgeTone> = { completed: "green", stopped: "amber", failed: "red", rejected: "amber" };
+const OUTCOME_LABELS: Record<ExecutionOutcome, string> = { completed: "Completed", stopped: "Stopped", failed: "Failed", rejected: "Rejected" };
 
-export function OutcomeBadge({ outcome }: { outcome: FlowOutcome }) {
+export function OutcomeBadge({ outcome }: { outcome: ExecutionOutcome }) {
   return <Badge tone={OUTCOME_TONES[outcome] ?? "neutral"}>{OUTCOME_LABELS[outcome] ?? outcome}</Badge>;
 }
 

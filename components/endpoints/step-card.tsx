@@ -10,7 +10,7 @@ import { KINDS_WITHOUT_OUTPUT, type StepDraft } from "./endpoint-draft";
 import { messageAt, unplacedIssues } from "./issues";
 import { StepSettings, type EditorSchema } from "./step-settings";
 import { StepRunResultView, type StepRunResult } from "./step-run-result";
-import { TemplatePositionProvider } from "./template-scope";
+import { TemplatePositionProvider, useLastRunStepStale } from "./template-scope";
 
 const COMMON_KEYS = ["name", "enabled", "continueOnError", "type"];
 
@@ -44,6 +44,7 @@ export function StepCard({
   const known = new Set([...COMMON_KEYS, ...Object.keys(definition.settings.shape)]);
   const unplaced = unplacedIssues(issues, known);
   const nameError = messageAt(issues, "name");
+  const lastRunStale = useLastRunStepStale(step.key, index);
   // Kinds without output hide the output name, unless one was saved (an imported definition).
   const withoutOutput = KINDS_WITHOUT_OUTPUT.has(step.type) && step.name === "" && !nameError;
   const toggles = (
@@ -53,7 +54,9 @@ export function StepCard({
     </>
   );
   return (
-    <fieldset aria-label={`Step ${index + 1}`} className={cn("rounded-lg border bg-white", issues.length > 0 ? "border-rose-300" : "border-slate-200")}>
+    // min-w-0: a fieldset is at least as wide as its content by default, which pushed the card out
+    // of the flow pane beside the run panel.
+    <fieldset aria-label={`Step ${index + 1}`} className={cn("min-w-0 rounded-lg border bg-white", issues.length > 0 ? "border-rose-300" : "border-slate-200")}>
       <div className="flex flex-wrap items-center gap-3 border-b border-slate-100 px-4 py-3">
         <span className="grid size-7 shrink-0 place-items-center rounded-full bg-indigo-50 text-sm font-semibold text-indigo-700">{index + 1}</span>
         <div className="min-w-0 flex-1">
@@ -79,7 +82,7 @@ export function StepCard({
             <span className="text-xs text-slate-500">This kind of step has no output.</span>
           </div>
         ) : (
-          <div className="grid items-end gap-4 sm:grid-cols-[minmax(0,16rem)_1fr]">
+          <div className="grid items-end gap-4 @xl:grid-cols-[minmax(0,16rem)_1fr]">
             <FieldShell
               id={`${step.key}-output`}
               label="Output name"
@@ -104,7 +107,7 @@ export function StepCard({
         </TemplatePositionProvider>
         <FormError issues={unplaced} />
       </div>
-      {lastRun && <StepRunResultView stepNumber={index + 1} result={lastRun} />}
+      {lastRun && <StepRunResultView stepNumber={index + 1} result={lastRun} stale={lastRunStale} />}
     </fieldset>
   );
 }

@@ -18,7 +18,7 @@ import { KeyValueRows } from "./key-value-rows";
 import { TemplateInput, TemplateTextarea } from "./template-field";
 import { outboundHostWarning } from "./live-checks";
 import { CheckVerdict, FieldWarning, TransformPreview } from "./live-previews";
-import { useLastRunCheckReport } from "./template-scope";
+import { useLastRunCheckReport, useLastRunCheckStale } from "./template-scope";
 import { unindexedQueryFields } from "@/lib/flow/steps/shared/unindexed-query-fields";
 
 /** A schema as the endpoint editor needs it: pickers for schemas, fields and relation fields, and which fields have indexes. */
@@ -138,7 +138,7 @@ function IndexAdvice({ props }: { props: SettingsProps }) {
   if (parts.length === 0) return null;
   const fields = [...new Set([...unindexed.filters, ...(unindexed.sort === null ? [] : [unindexed.sort])])];
   return (
-    <p id={id("index-advice")} role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900 sm:col-span-2">
+    <p id={id("index-advice")} role="note" className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-xs text-amber-900 @xl:col-span-2">
       No index serves this step&apos;s {parts.join(" and ")}: in a large collection it reads every record on each run. Mark {quoted(fields)} as
       <span className="font-medium"> Indexed</span> in the {schema.name} schema to keep it fast as records grow.
     </p>
@@ -153,7 +153,7 @@ function QuerySettings(props: SettingsProps) {
   const expand = Array.isArray(props.step.settings.expand) ? props.step.settings.expand : [];
   const sort = text("sort");
   return (
-    <div className="grid gap-4 sm:grid-cols-2">
+    <div className="grid gap-4 @xl:grid-cols-2">
       <SchemaPicker props={props} />
       <div className="grid grid-cols-2 gap-3">
         <FieldShell id={id("limit")} label="Limit" error={error("limit")} hint={`At most ${FLOW_LIMITS.maxQueryLimit}.`}>
@@ -182,11 +182,11 @@ function QuerySettings(props: SettingsProps) {
           </Select>
         </FieldShell>
       </div>
-      <div className="sm:col-span-2">
+      <div className="@xl:col-span-2">
         <FiltersInput props={props} />
       </div>
       <IndexAdvice props={props} />
-      <fieldset className="sm:col-span-2">
+      <fieldset className="@xl:col-span-2">
         <legend className="text-sm font-medium text-slate-700">Expand relations</legend>
         {relations.length === 0 && expand.length === 0 ? (
           <p className="mt-1 text-xs text-slate-500">{schema ? `${schema.name} has no relation fields.` : "Choose a schema to see its relation fields."}</p>
@@ -243,7 +243,7 @@ function ConditionSettings(props: SettingsProps) {
   return (
     <div className="space-y-4">
       <ConditionChecks idPrefix={step.key} checks={step.checks} onChange={(checks) => onChange({ checks })} issues={issuesUnder(issues, "checks")} />
-      <div className="grid gap-4 sm:grid-cols-[12rem_10rem_1fr]">
+      <div className="grid gap-4 @xl:grid-cols-[12rem_10rem_1fr]">
         <FieldShell id={id("combinator")} label="Pass when" error={error("combinator")}>
           <Select id={id("combinator")} value={text("combinator") || "all"} onChange={(event) => set("combinator", event.target.value)}>
             <option value="all">all checks pass</option>
@@ -300,7 +300,7 @@ export function ConditionChecks({
   const updateCheck = (key: string, patch: Partial<CheckDraft>) => onChange(checks.map((check) => (check.key === key ? { ...check, ...patch } : check)));
   const wholeChecks = issues.find((issue) => issue.path === "")?.message;
   return (
-    <fieldset>
+    <fieldset className="min-w-0">
       <legend className="text-sm font-medium text-slate-700">Checks</legend>
       <p className="text-xs text-slate-500">{hint}</p>
       <div className="mt-2 space-y-2">
@@ -311,8 +311,9 @@ export function ConditionChecks({
           return (
             <div key={check.key}>
               <CheckRow checkKey={check.key} checkId={checkId}>
-                <div className="flex items-start gap-2">
-                  <div className="min-w-0 flex-1">
+                {/* Wraps in a narrow flow pane, so that neither side shrinks to a few characters. */}
+                <div className="flex flex-wrap items-start gap-2">
+                  <div className="min-w-36 flex-1">
                     <label htmlFor={`${checkId}-left`} className="sr-only">{`Check ${index + 1} left side`}</label>
                     <TemplateInput
                       id={`${checkId}-left`}
@@ -334,7 +335,7 @@ export function ConditionChecks({
                       ))}
                     </Select>
                   </div>
-                  <div className="min-w-0 flex-1">
+                  <div className={unary ? "flex-1" : "min-w-36 flex-1"}>
                     {!unary && (
                       <>
                         <label htmlFor={`${checkId}-right`} className="sr-only">{`Check ${index + 1} right side`}</label>
@@ -381,10 +382,11 @@ export function ConditionChecks({
 /** A check's row with, under it, how the last test run decided that check (when it ran). */
 function CheckRow({ checkKey, checkId, children }: { checkKey: string; checkId: string; children: ReactNode }) {
   const report = useLastRunCheckReport(checkKey);
+  const stale = useLastRunCheckStale(checkKey);
   return (
     <>
       {children}
-      {report && <CheckVerdict id={`${checkId}-verdict`} report={report} />}
+      {report && <CheckVerdict id={`${checkId}-verdict`} report={report} stale={stale} />}
     </>
   );
 }
@@ -415,7 +417,7 @@ function RecordWriteSettings(props: SettingsProps) {
   const fields = fieldNamesOf(props.schemas, text("schema")).filter((name) => name !== "emailVerified" || step.type === "update");
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 @xl:grid-cols-2">
         <SchemaPicker props={props} />
       </div>
       {step.type === "update" && <FiltersInput props={props} required />}
@@ -460,7 +462,7 @@ function HttpSettings(props: SettingsProps) {
   const method = text("method") || "GET";
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-[8rem_1fr]">
+      <div className="grid gap-4 @xl:grid-cols-[8rem_1fr]">
         <FieldShell id={id("method")} label="Method" error={error("method")}>
           <Select id={id("method")} value={method} onChange={(event) => set("method", event.target.value)}>
             {HTTP_METHODS.map((option) => (
@@ -522,7 +524,7 @@ function EmailSettings(props: SettingsProps) {
   const template = text("template");
   return (
     <div className="space-y-4">
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid gap-4 @xl:grid-cols-2">
         <FieldShell id={id("to")} label="To" error={error("to")} hint="Addresses separated by commas; placeholders allowed.">
           <TemplateInput
             id={id("to")}
@@ -547,7 +549,7 @@ function EmailSettings(props: SettingsProps) {
       </div>
       {template === "" && (
         <>
-          <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+          <div className="grid gap-4 @xl:grid-cols-[1fr_10rem]">
             <FieldShell id={id("subject")} label="Subject" error={error("subject")}>
               <TemplateInput
                 id={id("subject")}

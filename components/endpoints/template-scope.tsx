@@ -7,6 +7,7 @@ import type { StepResult } from "@/lib/flow/engine/run-flow";
 import type { CheckReport } from "@/lib/flow/steps/condition/explain-run-checks";
 import type { StepDraft } from "./endpoint-draft";
 import { lastRunContextAt, type LastRunContext } from "./last-test-run";
+import { isStepResultStale, type LastRunStaleness } from "./last-run-staleness";
 
 /**
  * What the template fields of a flow editor can read, handed down without threading props through
@@ -22,6 +23,8 @@ export interface FlowTemplateSource {
   readonly testRequest?: { readonly body?: unknown; readonly query?: unknown; readonly user?: unknown };
   /** How each condition check was decided in the last test run, by check draft key. */
   readonly testChecks?: Readonly<Record<string, CheckReport>>;
+  /** Which of the last test run's results predate the owner's edits since (last-run-staleness.ts). */
+  readonly testStaleness?: LastRunStaleness;
 }
 
 const FlowTemplates = createContext<FlowTemplateSource | null>(null);
@@ -58,6 +61,23 @@ export function useLastRunContext(): LastRunContext | null {
 /** How the last test run decided the condition check drafted under `key`, if it ran. */
 export function useLastRunCheckReport(key: string): CheckReport | undefined {
   return useContext(FlowTemplates)?.testChecks?.[key];
+}
+
+/** Whether the check drafted under `key` was edited, or a step before it, since the last test run decided it. */
+export function useLastRunCheckStale(key: string): boolean {
+  return useContext(FlowTemplates)?.testStaleness?.staleChecks.has(key) ?? false;
+}
+
+/** Whether the steps before the one here changed since the last test run: its values here are from before that edit. */
+export function useLastRunContextStale(): boolean {
+  const staleness = useContext(FlowTemplates)?.testStaleness;
+  const at = useContext(TemplatePosition);
+  return typeof at === "number" && staleness?.earlierStepsChanged[at] === true;
+}
+
+/** Whether the last test run's result of the step drafted under `key`, now at `index`, predates an edit to it or to an earlier step. */
+export function useLastRunStepStale(key: string, index: number): boolean {
+  return isStepResultStale(useContext(FlowTemplates)?.testStaleness, key, index);
 }
 
 /** The outputs of a test run's steps that ran, by output name: what the suggestions show next. */

@@ -17,6 +17,7 @@ import { messageAt } from "./issues";
 import { OutcomeBadge, StepStatusBadge, formatDuration, formatRunTime } from "./status-badges";
 import { ShortcutHint, shortcutProps } from "./editor-shell";
 import { prettyOutput } from "./step-run-result";
+import { useSampleFromInput } from "./use-sample-from-input";
 
 export interface TestRunRequest {
   body: Record<string, unknown>;
@@ -51,6 +52,8 @@ function parseObject(text: string, what: string): { ok: true; value: Record<stri
 export interface TestRunPanelHandle {
   run: () => void;
 }
+
+const NO_SAMPLE = { body: "", query: "" };
 
 const SAMPLE_USER = '{\n  "id": "sample-user",\n  "email": "ada@example.com"\n}';
 
@@ -97,18 +100,23 @@ export function TestRunPanel({
   run,
   replay,
   replayProblem,
+  sample = NO_SAMPLE,
   ref,
 }: {
   projectId: string;
   endUser: boolean;
+  /** A request built from the endpoint's declared input (input-fields-draft.ts), used while the fields are empty. */
+  sample?: { body: string; query: string };
   run: (request: TestRunRequest) => Promise<TestRunAnswer>;
   replay?: ReplayRequest | null;
   replayProblem?: ReplayProblem | null;
   ref?: Ref<TestRunPanelHandle>;
 }) {
   const userLoaded = Boolean(replay?.userId) && endUser;
-  const [bodyText, setBodyText] = useState(replay?.bodyText ?? "{}");
-  const [queryText, setQueryText] = useState(replay?.queryText ?? "");
+  const [bodyText, setBodyText] = useState(replay?.bodyText ?? (sample.body || "{}"));
+  const [queryText, setQueryText] = useState(replay?.queryText ?? sample.query);
+  useSampleFromInput(sample.body, bodyText, setBodyText, ["", "{}"]);
+  useSampleFromInput(sample.query, queryText, setQueryText, [""]);
   const [userText, setUserText] = useState(userLoaded ? JSON.stringify({ id: replay?.userId }, null, 2) : SAMPLE_USER);
   const [problem, setProblem] = useState<{ message: string; issues: ErrorIssue[] }>();
   const [result, setResult] = useState<TestRunResult>();

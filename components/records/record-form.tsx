@@ -73,6 +73,7 @@ export function RecordForm({
   submitLabel,
   action,
   search,
+  takenUniqueValues,
   redirectTo,
 }: {
   formId: string;
@@ -89,6 +90,8 @@ export function RecordForm({
   submitLabel: string;
   action: (input: unknown) => Promise<ActionResult<{ id: string }>>;
   search: SearchRecordChoices;
+  /** The unique fields of some values another record holds: merged into a refused upload's issues. */
+  takenUniqueValues?: (input: unknown) => Promise<ActionResult<ErrorIssue[]>>;
   /** Where to go after success (`{id}` is replaced by the record id); none: stay and say it was saved. */
   redirectTo?: string;
 }) {
@@ -207,6 +210,12 @@ export function RecordForm({
       if (response.ok && answer.id) return { ok: true, data: { id: answer.id } };
       const issues = [...(answer.issues ?? [])];
       if (answer.field && !issues.some((issue) => issue.path === answer.field)) issues.push({ path: answer.field, message: answer.error ?? "is refused" });
+      // The API names invalid values (422) before it checks unique ones, and one taken value (409):
+      // the form shows every problem at once, so it asks for the others.
+      if ((response.status === 422 || response.status === 409) && takenUniqueValues) {
+        const taken = await takenUniqueValues(values).catch(() => null);
+        if (taken?.ok) issues.push(...taken.data.filter((issue) => !issues.some((known) => known.path === issue.path)));
+      }
       const error = answer.error ? answer.error[0]!.toUpperCase() + answer.error.slice(1) : `The upload failed (HTTP ${response.status}).`;
       return { ok: false, error, issues };
     } catch {

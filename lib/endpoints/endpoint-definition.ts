@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { endpointInputSpecSchema } from "./endpoint-input";
 
 /**
  * A custom endpoint as the management API reads and writes it (docs/DESIGN.md section 5). Steps are
@@ -100,6 +101,8 @@ const endpointFields = {
   steps: z.array(z.unknown()).default([]),
   response: endpointResponseSchema.default({ status: 200, contentType: "application/json", body: "", headers: {} }),
   enabled: z.boolean().default(true),
+  /** Typed query and body checks (./endpoint-input.ts); null: no checks. */
+  input: endpointInputSpecSchema.nullable().default(null),
 };
 
 type EndpointShape = z.infer<z.ZodObject<typeof endpointFields>>;

@@ -13,6 +13,7 @@ export function toDefinitionColumn(input: EndpointInput): Record<string, unknown
     cacheSeconds: input.cacheSeconds,
     steps: input.steps,
     response: input.response,
+    input: input.input,
   };
 }
 
@@ -31,6 +32,7 @@ export function toEndpointDefinition(row: EndpointRow): EndpointDefinition {
     cacheSeconds: definition.cacheSeconds ?? 0,
     steps: definition.steps ?? [],
     response: definition.response,
+    input: definition.input ?? null,
     enabled: row.enabled,
     version: row.version,
     createdAt: row.createdAt.toISOString(),

@@ -14,6 +14,7 @@ const input = (overrides: Partial<EndpointInput> = {}): EndpointInput => ({
   steps: [{ type: "query", name: "rows", schema: "tickets", limit: 10 }],
   response: { status: 200, contentType: "application/json", body: "{{steps.rows}}", headers: {} },
   enabled: true,
+  input: null,
   ...overrides,
 });
 

@@ -15,7 +15,7 @@ export interface EndpointImportChange {
 }
 
 /** Every field an import writes besides method and slug, which say which endpoint it is. */
-const COMPARED_FIELDS = ["name", "enabled", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "steps", "response"] as const satisfies ReadonlyArray<
+const COMPARED_FIELDS = ["name", "enabled", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "steps", "response", "input"] as const satisfies ReadonlyArray<
   keyof EndpointInput
 >;
 

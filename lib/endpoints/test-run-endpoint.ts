@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError, isAppError, issuesFromZod } from "@/lib/errors";
-import type { FlowOutcome, StepResult } from "@/lib/flow/engine/run-flow";
+import type { StepResult } from "@/lib/flow/engine/run-flow";
+import type { ExecutionOutcome } from "@/lib/flow/execution-log/execution-log-entry";
 import { explainRunChecks, type CheckReport } from "@/lib/flow/steps/condition/explain-run-checks";
 import { waitUntil } from "@/lib/http/after-response";
 import type { ProjectRow } from "@/lib/projects/get-project-or-throw";
@@ -10,6 +11,8 @@ import { listSchemas } from "@/lib/schemas/list-schemas";
 import { getEndpointOrThrow } from "./get-endpoint-or-throw";
 import { validateEndpointOrThrow } from "./validate-endpoint";
 import { answerForRun } from "./invoke/answer-for-run";
+import { compileInputCheck } from "./invoke/compile-input-check";
+import { rejectInvalidInput } from "./invoke/reject-invalid-input";
 
 export const testRunInput = z
   .object({
@@ -29,7 +32,8 @@ export type TestRunStep = StepResult & { checks?: CheckReport[] };
 
 export interface TestRunResult {
   executionId: string;
-  outcome: FlowOutcome;
+  /** `rejected`: the sample broke the draft's declared input; no step ran (the answer is the 400 a call gets). */
+  outcome: ExecutionOutcome;
   steps: TestRunStep[];
   response: { status: number; headers: Record<string, string>; body: unknown };
 }
@@ -54,12 +58,29 @@ export async function testRunEndpoint(options: { project: ProjectRow; input: unk
   });
 
   const [schemas, store] = await Promise.all([listSchemas({ projectId: options.project.id }), getProjectRecordStore({ project: options.project })]);
+  // The draft's input is checked as a call's would be, so its templates see the same converted query.
+  const inputCheck = compileInputCheck(endpoint.input);
+  const methodHasBody = endpoint.method === "POST" || endpoint.method === "PUT" || endpoint.method === "PATCH";
+  const verdict = inputCheck?.check(query, methodHasBody ? body : undefined);
+  if (verdict && !verdict.ok) {
+    const rejected = rejectInvalidInput({
+      project: options.project,
+      store,
+      source: { type: "test_run", endpointId: parsed.data.endpointId },
+      issues: verdict.issues,
+      request: { query, body },
+    });
+    await rejected.logged;
+    const { status, contentType, body: text } = rejected.response;
+    return { executionId: rejected.executionId, outcome: "rejected", steps: [], response: { status, headers: { "content-type": contentType }, body: JSON.parse(text) } };
+  }
+  const runQuery = verdict?.query ?? query;
   const { executionId, run, answer } = await runProjectFlow({
     project: options.project,
     schemas,
     store,
     steps: endpoint.steps,
-    context: { body, query, user },
+    context: { body, query: runQuery, user },
     source: { type: "test_run", endpointId: parsed.data.endpointId },
     request: { query, body },
     waitUntil: options.waitUntil ?? waitUntil,
@@ -70,7 +91,7 @@ export async function testRunEndpoint(options: { project: ProjectRow; input: unk
   // The draft's steps were validated above, so the flow ran: `run` is set.
   const { outcome, steps } = run!;
   const response = answer.response;
-  const checks = explainRunChecks({ steps: endpoint.steps, results: steps, input: { body, query, user } });
+  const checks = explainRunChecks({ steps: endpoint.steps, results: steps, input: { body, query: runQuery, user } });
 
   let responseBody: unknown = response.body;
   if (response.contentType.startsWith("application/json")) responseBody = JSON.parse(response.body);

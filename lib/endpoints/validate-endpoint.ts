@@ -4,6 +4,8 @@ import { secretPlacementErrorIssues } from "@/lib/flow/secret-references";
 import { findFlowTemplateWarnings, type TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
 import { toTemplateContextSchemas } from "@/lib/flow/template-context/to-template-context-schemas";
 import { validateProjectFlow } from "@/lib/flow/validate-project-flow";
+import { FIELD_LIMITS } from "@/lib/schemas/field-limits";
+import { findSlowPattern } from "@/lib/schemas/probe-pattern-speed";
 import { endpointInputSchema, type EndpointInput } from "./endpoint-definition";
 
 /** A definition that may be saved, with the placeholders that will not resolve (warnings never block a save). */
@@ -12,7 +14,8 @@ export type ValidatedEndpoint = EndpointInput & { steps: FlowStep[]; warnings: T
 /**
  * Everything checked when an endpoint is saved (422 with the path of each problem): the definition's
  * shape and cross-field rules, the flow (limits, JMESPath compiles, filter lines, and the schemas and
- * fields the steps name: lib/flow/validate-project-flow.ts), and the auth schema of end-user endpoints.
+ * fields the steps name: lib/flow/validate-project-flow.ts), the auth schema of end-user endpoints,
+ * and the typed input's string patterns, probed for slow matching as schema patterns are.
  * A definition that passes is answered with its placeholder warnings (lib/flow/template-context):
  * placeholders that will not resolve where they are written, which are saved all the same.
  */
@@ -30,12 +33,27 @@ export async function validateEndpointOrThrow(options: { projectId: string; inpu
   if (parsed.success && flow.schemas && parsed.data.auth === "end_user" && parsed.data.authSchema && flow.schemas.get(parsed.data.authSchema)?.kind !== "auth") {
     issues.push({ path: "authSchema", message: `"${parsed.data.authSchema}" is not an auth schema of this project` });
   }
+  if (parsed.success && issues.length === 0) issues.push(...(await slowInputPatternIssues(parsed.data.input)));
   if (issues.length > 0 || !parsed.success || !flow.steps) throw new AppError("validation_failed", "invalid endpoint", { issues });
   const warnings = findFlowTemplateWarnings({
     steps: flow.steps,
     response: parsed.data.response,
     schemas: toTemplateContextSchemas(flow.schemas ?? new Map()),
-    owner: { kind: "endpoint", auth: parsed.data.auth, authSchema: parsed.data.authSchema },
+    owner: { kind: "endpoint", auth: parsed.data.auth, authSchema: parsed.data.authSchema, input: parsed.data.input },
   });
   return { ...parsed.data, steps: flow.steps, warnings };
+}
+
+/** The second ReDoS guard of lib/schemas (the static one ran in the schema): each input pattern probed with a time limit. */
+async function slowInputPatternIssues(input: EndpointInput["input"]): Promise<ErrorIssue[]> {
+  if (!input) return [];
+  const patterns = (["query", "body"] as const).flatMap((location) =>
+    Object.entries(input[location] ?? {}).flatMap(([name, field]) =>
+      field.pattern === undefined ? [] : [{ path: `input.${location}.${name}.pattern`, pattern: field.pattern, maxLength: field.max ?? FIELD_LIMITS.stringMaxLength }],
+    ),
+  );
+  const slow = await findSlowPattern(patterns);
+  if (slow === null) return [];
+  const path = patterns.find((item) => item.pattern === slow)?.path ?? "input";
+  return [{ path, message: "takes too long to match some inputs (it can backtrack catastrophically): simplify it" }];
 }

@@ -211,7 +211,7 @@ describe("buildProjectOpenApi", () => {
     const typed = {
       ...endpoints[1]!,
       input: { query: { dryRun: { type: "boolean" } }, body: { title: { type: "string", required: true, min: 1, max: 80, pattern: "^\\w" }, tags: { type: "array", max: 3 } } },
-    };
+    } as EndpointDefinition;
     const document = build({ endpoints: [typed] });
     await expectValidOpenApi31(document);
     const create = operation(document, "/fn/articles", "post");
@@ -228,5 +228,48 @@ describe("buildProjectOpenApi", () => {
         },
       },
     });
+  });
+
+  it("documents every input option, the query lists and the 400 of a refused call", async () => {
+    const everyOption = {
+      ...endpoints[1]!,
+      input: {
+        query: {
+          page: { type: "integer", required: true, min: 1, max: 500 },
+          ratio: { type: "number", min: 0.5 },
+          sort: { type: "string", enum: ["new", "old"], pattern: "^[a-z]+$", min: 3, max: 3 },
+          tag: { type: "array", min: 1, max: 5 },
+          dryRun: { type: "boolean" },
+        },
+        body: {
+          email: { type: "string", required: true, pattern: "^[^@]+@[^@]+$" },
+          seats: { type: "integer", enum: [1, 5, 10] },
+          price: { type: "number", min: 0, max: 99.5 },
+          agree: { type: "boolean", required: true },
+          tags: { type: "array", min: 1, max: 3 },
+          meta: { type: "object" },
+        },
+      },
+    } as EndpointDefinition;
+    const document = build({ endpoints: [everyOption, { ...endpoints[0]!, method: "GET", slug: "list", input: { query: { limit: { type: "integer" } } } } as EndpointDefinition] });
+    await expectValidOpenApi31(document);
+    const create = operation(document, "/fn/articles", "post");
+    expect(create.parameters).toContainEqual({ name: "page", in: "query", required: true, schema: { type: "integer", minimum: 1, maximum: 500 } });
+    expect(create.parameters).toContainEqual({
+      name: "tag",
+      in: "query",
+      required: false,
+      style: "form",
+      explode: true,
+      description: "Repeat the parameter for each item.",
+      schema: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 5 },
+    });
+    expect(create.requestBody?.content["application/json"]?.schema).toMatchObject({
+      required: ["email", "agree"],
+      properties: { seats: { type: "integer", enum: [1, 5, 10] }, meta: { type: "object" } },
+    });
+    expect(create.responses["400"]).toEqual({ $ref: "#/components/responses/InvocationInvalidInput" });
+    expect(operation(document, "/fn/list", "get").responses["400"]).toEqual({ $ref: "#/components/responses/InvocationInvalidInput" });
+    expect(document.components.schemas.InvocationInvalidRequest).toMatchObject({ required: ["error", "issues"], properties: { error: { const: "invalid request" } } });
   });
 });

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { EndpointDefinition } from "@/lib/endpoints/endpoint-definition";
+import { declaresInputFields, endpointInputSpecSchema, type InputField, type InputLocation } from "@/lib/endpoints/endpoint-input";
 import {
   API_KEY_SCHEME,
   endUserScheme,
@@ -11,44 +11,21 @@ import {
   type OpenApiResponse,
 } from "./openapi-document";
 
-/**
- * Typed endpoint inputs as docs/DESIGN.md "Typed endpoint inputs" defines them. Endpoint definitions
- * may not carry them yet: an endpoint without a valid `input` is documented with a free-form query
- * and body.
- */
-const inputSpecSchema = z.object({
-  type: z.enum(["string", "number", "integer", "boolean", "array", "object"]),
-  required: z.boolean().optional(),
-  enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  pattern: z.string().optional(),
-});
-const endpointInputSchema = z.object({
-  query: z.record(z.string(), inputSpecSchema).optional(),
-  body: z.record(z.string(), inputSpecSchema).optional(),
-});
-type InputSpec = z.infer<typeof inputSpecSchema>;
-type EndpointInputSpec = z.infer<typeof endpointInputSchema>;
+type EndpointInputSpec = NonNullable<EndpointDefinition["input"]>;
 
+/** The endpoint's typed input (lib/endpoints/endpoint-input.ts); null when it declares none or the stored one no longer validates. */
 function readTypedInput(endpoint: EndpointDefinition): EndpointInputSpec | null {
-  const input = (endpoint as EndpointDefinition & { input?: unknown }).input;
-  if (input === undefined || input === null) return null;
-  const parsed = endpointInputSchema.safeParse(input);
-  return parsed.success ? parsed.data : null;
+  if (endpoint.input === undefined || endpoint.input === null) return null;
+  const parsed = endpointInputSpecSchema.safeParse(endpoint.input);
+  return parsed.success && declaresInputFields(parsed.data) ? parsed.data : null;
 }
 
-function describeInputSpec(spec: InputSpec): JsonSchema {
-  const [minKey, maxKey] =
-    spec.type === "string"
-      ? ["minLength", "maxLength"]
-      : spec.type === "array"
-        ? ["minItems", "maxItems"]
-        : spec.type === "object"
-          ? ["minProperties", "maxProperties"]
-          : ["minimum", "maximum"];
+/** min/max bound values of numbers, lengths of strings and item counts of arrays (docs/ARCHITECTURE.md "Typed endpoint inputs"). */
+function describeInputSpec(spec: InputField, location: InputLocation): JsonSchema {
+  const [minKey, maxKey] = spec.type === "string" ? ["minLength", "maxLength"] : spec.type === "array" ? ["minItems", "maxItems"] : ["minimum", "maximum"];
   return {
     type: spec.type,
+    ...(spec.type === "array" && location === "query" ? { items: { type: "string" } } : {}),
     ...(spec.enum ? { enum: spec.enum } : {}),
     ...(spec.min !== undefined ? { [minKey]: spec.min } : {}),
     ...(spec.max !== undefined ? { [maxKey]: spec.max } : {}),
@@ -67,7 +44,13 @@ const FREE_FORM_QUERY: OpenApiParameter = {
 
 function queryParameters(input: EndpointInputSpec | null): OpenApiParameter[] {
   if (!input?.query) return [FREE_FORM_QUERY];
-  return Object.entries(input.query).map(([name, spec]) => ({ name, in: "query", required: spec.required === true, schema: describeInputSpec(spec) }));
+  return Object.entries(input.query).map(([name, spec]) => ({
+    name,
+    in: "query",
+    required: spec.required === true,
+    ...(spec.type === "array" ? { style: "form" as const, explode: true, description: "Repeat the parameter for each item." } : {}),
+    schema: describeInputSpec(spec, "query"),
+  }));
 }
 
 function requestBody(input: EndpointInputSpec | null): NonNullable<OpenApiOperation["requestBody"]> {
@@ -87,7 +70,7 @@ function requestBody(input: EndpointInputSpec | null): NonNullable<OpenApiOperat
       "application/json": {
         schema: {
           type: "object",
-          properties: Object.fromEntries(Object.entries(input.body).map(([name, spec]) => [name, describeInputSpec(spec)])),
+          properties: Object.fromEntries(Object.entries(input.body).map(([name, spec]) => [name, describeInputSpec(spec, "body")])),
           ...(required.length > 0 ? { required } : {}),
         },
       },
@@ -144,7 +127,8 @@ function describeOperation(endpoint: EndpointDefinition): OpenApiOperation {
   const add = (status: number | string, response: OpenApiOperation["responses"][string]) => {
     responses[String(status)] ??= response;
   };
-  if (hasBody || input) add(400, responseRef("InvocationBadRequest"));
+  if (input) add(400, responseRef("InvocationInvalidInput"));
+  else if (hasBody) add(400, responseRef("InvocationBadRequest"));
   if (endpoint.auth !== "public") add(401, responseRef("InvocationUnauthorized"));
   if (endpoint.auth === "api_key") add(403, responseRef("InvocationForbidden"));
   add(404, responseRef("InvocationNotFound"));

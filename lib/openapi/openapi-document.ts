@@ -103,6 +103,16 @@ export const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     },
     required: ["error"],
   },
+  InvocationInvalidRequest: {
+    type: "object",
+    description: "A call that breaks the endpoint's declared input, refused before any step runs: every problem (at most 20), by path (`query.page`, `body.email`).",
+    properties: {
+      error: { const: "invalid request" },
+      issues: { type: "array", items: schemaRef("ErrorIssue"), minItems: 1, maxItems: 20 },
+    },
+    required: ["error", "issues"],
+    additionalProperties: false,
+  },
   InvocationFailure: {
     type: "object",
     description: "A step of the endpoint's flow failed; the execution log has the details.",
@@ -137,6 +147,15 @@ export const ERROR_RESPONSES: Record<string, OpenApiResponse> = {
   RateLimited: platformError("Too many requests.", { error: "too many requests", code: "rate_limited" }, retryAfter),
   InternalError: platformError("An unexpected failure; the details stay in the server's logs.", { error: "internal error", code: "internal" }),
   InvocationBadRequest: invocationError("The request body is not a JSON object.", { error: "request body must be a JSON object" }),
+  InvocationInvalidInput: {
+    description: "The query or body breaks the endpoint's declared input (`issues` lists each problem), or the body is not valid JSON.",
+    content: {
+      "application/json": {
+        schema: { anyOf: [schemaRef("InvocationInvalidRequest"), schemaRef("InvocationError")] },
+        example: { error: "invalid request", issues: [{ path: "body.email", message: "is required" }] },
+      },
+    },
+  },
   InvocationUnauthorized: invocationError(
     "Credentials missing or invalid, or the token has expired.",
     { error: "authentication required" },

@@ -8,7 +8,8 @@ import { corsHeaders, preflightHeaders } from "./cors";
 import { earlyWorkApplies, startEarlyInvocationWork } from "./early-invocation-work";
 import { getProjectRuntime, peekProjectRuntime, type ProjectRuntime, type RuntimeEndpoint } from "./project-runtime";
 import { rateLimitCaller } from "./rate-limit-caller";
-import { queryObject, readInvocationBody } from "./read-invocation-body";
+import { queryObject, readInvocationBody, readInvocationJson } from "./read-invocation-body";
+import { rejectInvalidInput } from "./reject-invalid-input";
 import { answerForRun } from "./answer-for-run";
 import { isReservedResponseHeader } from "../endpoint-definition";
 import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse, type CachedResponse } from "./response-cache";
@@ -73,8 +74,28 @@ async function execute(
   hooks: InvocationHooks,
 ): Promise<Outcome> {
   const definition = endpoint.definition;
-  const body = BODY_METHODS.has(request.method) ? await readInvocationBody(request) : {};
-  const query = queryObject(url.searchParams);
+  const hasBody = BODY_METHODS.has(request.method);
+  let body: Record<string, unknown> = {};
+  let query: Record<string, unknown> = queryObject(url.searchParams);
+  if (endpoint.input) {
+    // A declared body reports a non-object body as an issue, beside the others, rather than refusing it alone.
+    const raw = hasBody ? (endpoint.input.checksBody ? await readInvocationJson(request) : await readInvocationBody(request)) : undefined;
+    const verdict = endpoint.input.check(query as Record<string, string | string[]>, raw === undefined && hasBody ? {} : raw);
+    if (!verdict.ok) {
+      const userId = typeof user?.id === "string" || typeof user?.id === "number" ? String(user.id) : null;
+      const rejected = rejectInvalidInput({
+        project: runtime.project,
+        store: runtime.store,
+        source: { type: "endpoint", endpointId: definition.id, method: definition.method, slug: definition.slug },
+        issues: verdict.issues,
+        request: { query, body: raw ?? null, userId },
+      });
+      hooks.waitUntil(rejected.logged);
+      return { ...rejected.response, executionId: rejected.executionId, cacheable: false };
+    }
+    body = (raw ?? {}) as Record<string, unknown>;
+    query = verdict.query;
+  } else if (hasBody) body = await readInvocationBody(request);
   const { executionId, run, answer } = await runProjectFlow({
     project: runtime.project,
     schemas: runtime.schemas,

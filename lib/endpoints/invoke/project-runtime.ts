@@ -12,6 +12,8 @@ import type { RecordStore } from "@/lib/records/record-store";
 import { getProjectDatabaseTarget } from "@/lib/projects/get-project-database-target";
 import type { EndpointDefinition } from "../endpoint-definition";
 import { toEndpointDefinition } from "../endpoint-row";
+import { endpointInputSpecSchema } from "../endpoint-input";
+import { compileInputCheck, type InputCheck } from "./compile-input-check";
 import { readProjectGeneration } from "@/lib/projects/project-generation";
 
 /** An enabled endpoint ready to run: the definition with its steps parsed once. */
@@ -20,6 +22,8 @@ export interface RuntimeEndpoint {
   /** Null when the stored flow no longer validates (it then answers 500, logged). */
   steps: readonly FlowStep[] | null;
   cacheable: boolean;
+  /** The typed input's checks, compiled once per load; null when the endpoint declares none (no cost per call). */
+  input: InputCheck | null;
 }
 
 /** An automation ready to run: the definition with its steps parsed once. */
@@ -81,7 +85,24 @@ const loading = new Map<string, Promise<ProjectRuntime | null>>();
 
 function toRuntimeEndpoint(definition: EndpointDefinition): RuntimeEndpoint {
   const steps = parseStoredSteps(definition.steps, { endpointId: definition.id });
-  return { definition, steps, cacheable: definition.method === "GET" && definition.auth === "public" && definition.cacheSeconds > 0 };
+  const input = compileStoredInput(definition);
+  return {
+    definition,
+    // An input that no longer validates must not let calls through unchecked: the endpoint then answers as an invalid flow does.
+    steps: input === "invalid" ? null : steps,
+    cacheable: definition.method === "GET" && definition.auth === "public" && definition.cacheSeconds > 0,
+    input: input === "invalid" ? null : input,
+  };
+}
+
+function compileStoredInput(definition: EndpointDefinition): InputCheck | null | "invalid" {
+  if (definition.input === null || definition.input === undefined) return null;
+  const parsed = endpointInputSpecSchema.safeParse(definition.input);
+  if (!parsed.success) {
+    log.error("stored endpoint input is invalid", { endpointId: definition.id, issues: parsed.error.issues.length });
+    return "invalid";
+  }
+  return compileInputCheck(parsed.data);
 }
 
 function parseStoredSteps(steps: unknown, owner: Record<string, string>): readonly FlowStep[] | null {

@@ -5,6 +5,12 @@ import type { ExecutionResponseLog } from "./preview-response";
 
 export type { ExecutionResponseLog } from "./preview-response";
 
+/**
+ * How a logged call ended: the flow's own outcome, or `rejected` when the call was refused before any
+ * step ran (its input broke the endpoint's declared input: no steps, status 400).
+ */
+export type ExecutionOutcome = FlowOutcome | "rejected";
+
 /** The customer-database collection that holds execution logs (they contain request data). */
 export const EXECUTIONS_COLLECTION = "_executions";
 
@@ -56,7 +62,7 @@ export interface ExecutionLogEntry {
   jobId?: string;
   startedAt: string;
   durationMs: number;
-  outcome: FlowOutcome;
+  outcome: ExecutionOutcome;
   /** The HTTP status answered, when there was a caller. */
   httpStatus: number | null;
   error: string | null;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError, issuesFromZod } from "@/lib/errors";
 import { smallestIdAt } from "@/lib/ids";
 import type { FieldCondition, RecordStore, StoredRecord } from "@/lib/records/record-store";
+import { ensureExecutionLogIndexesInBackground } from "./ensure-execution-log-indexes";
 import { EXECUTIONS_COLLECTION, type ExecutionLogEntry } from "./execution-log-entry";
 
 export const EXECUTION_ID_PATTERN = /^exe_[0-9a-z]{26}$/;
@@ -40,7 +41,7 @@ const instant = z
 
 export const listExecutionsQuery = z
   .object({
-    outcome: optional(z.enum(["completed", "stopped", "failed"])),
+    outcome: optional(z.enum(["completed", "stopped", "failed", "rejected"])),
     source: optional(z.enum(["endpoint", "automation", "test_run"])),
     endpointId: optional(z.string().regex(/^ep_[0-9a-z]{26}$/, "must be an endpoint id")),
     automationId: optional(z.string().regex(/^aut_[0-9a-z]{26}$/, "must be an automation id")),
@@ -115,6 +116,8 @@ export async function listExecutions(options: {
   query: unknown;
 }): Promise<{ data: ExecutionLogEntry[]; nextBefore: string | null }> {
   const query = parseExecutionListQuery(options.query);
+  // A log written before the indexes existed gets them here; this page does not wait for the build.
+  ensureExecutionLogIndexesInBackground(options.store);
   const where: FieldCondition[] = [...(options.scope ?? [])];
   if (options.endpointId) where.push({ field: "endpointId", op: "eq", value: options.endpointId });
   if (options.automationId) where.push({ field: "automationId", op: "eq", value: options.automationId });

@@ -22,7 +22,8 @@ describe("previewResponse", () => {
         "x-session-token": REDACTED,
         link: `see Bearer ${REDACTED}`,
       },
-      body: '{"ok":true}',
+      // Nothing in it could be secret-named: shown as it was sent, without a parse on the call's path.
+      body: '{"ok": true}',
     });
     expect(Object.keys(preview.headers)[0]).toBe("content-type");
   });
@@ -48,6 +49,12 @@ describe("previewResponse", () => {
     // A JSON body too large to parse on the call's path is cut as text.
     const large = previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body: JSON.stringify({ rows: "r".repeat(100_000) }) }).body!;
     expect(large.length).toBeLessThan(2_100);
+    // A name spelled with escapes is still found: any \u escape sends the body through the parse.
+    expect(previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body: '{"pass\\u0077ord": "p", "n": 1}' }).body).toBe(`{"password":"${REDACTED}","n":1}`);
+    // A body with no secret-named field is cut as sent, credentials in its text still hidden.
+    const plain = previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body: `{"note": "Bearer abc", "rows": "${"r".repeat(3_000)}"}` }).body!;
+    expect(plain.startsWith(`{"note": "Bearer ${REDACTED}", "rows": "rrr`)).toBe(true);
+    expect(plain.endsWith("… (cut at 2000 characters)")).toBe(true);
     // A body that says JSON but is not is shown as text.
     expect(previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body: "not json" }).body).toBe("not json");
   });

@@ -1,12 +1,12 @@
 import { previewValue, PREVIEW_MAX_CHARS } from "./preview";
-import { isSecretKey, REDACTED, redactBearerTokens } from "./redact";
+import { isSecretKey, mayHoldSecretKey, REDACTED, redactBearerTokens } from "./redact";
 
 /** What the log keeps of the answer an endpoint call or a test run sent. */
 export interface ExecutionResponseLog {
   status: number;
   /** Content type and the owner's headers, lower-case, secret-named ones redacted, capped. */
   headers: Record<string, string>;
-  /** The body as a capped preview (JSON: secret-named fields redacted); null when empty. */
+  /** The body as a capped preview (JSON: secret-named fields redacted, then re-serialised compactly); null when empty. */
   body: string | null;
   /** Set when headers were left out or cut to stay within the caps. */
   headersCapped?: true;
@@ -61,7 +61,9 @@ function previewHeaders(response: SentResponse): { headers: Record<string, strin
 function previewBody(response: SentResponse): string | null {
   const body = response.body;
   if (body === "") return null;
-  if (response.contentType.startsWith("application/json") && body.length <= PARSED_BODY_MAX_CHARS) {
+  // Parsing is only needed to find secret-named fields: a body in which no such name appears at all
+  // (and no \u escape could spell one) is shown as it was sent, cut, without the parse and re-serialisation.
+  if (response.contentType.startsWith("application/json") && body.length <= PARSED_BODY_MAX_CHARS && (mayHoldSecretKey(body) || body.includes("\\u"))) {
     try {
       return previewValue(JSON.parse(body) as unknown);
     } catch {

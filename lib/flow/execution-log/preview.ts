@@ -32,6 +32,27 @@ class BoundedJsonWriter {
   }
 }
 
+/** A field name as the preview writes it (`"name":`, or with its value already redacted), kept per name. */
+interface KeyText {
+  text: string;
+  secret: boolean;
+}
+const keyTexts = new Map<string, KeyText>();
+const KEY_TEXTS_MAX = 5_000;
+
+// Records repeat the same few field names in every item of every logged output: their JSON text and
+// whether they name a secret are worked out once, not once per field of every record.
+function keyText(key: string): KeyText {
+  let known = keyTexts.get(key);
+  if (known === undefined) {
+    if (keyTexts.size >= KEY_TEXTS_MAX) keyTexts.clear();
+    const secret = isSecretKey(key);
+    known = { text: `${JSON.stringify(key)}:${secret ? JSON.stringify(REDACTED) : ""}`, secret };
+    keyTexts.set(key, known);
+  }
+  return known;
+}
+
 function isSkipped(value: unknown): boolean {
   return value === undefined || typeof value === "function" || typeof value === "symbol";
 }
@@ -66,10 +87,11 @@ function writeValue(writer: BoundedJsonWriter, input: unknown, depth: number): v
     if (writer.full) break;
     const item = (value as Record<string, unknown>)[key];
     if (isSkipped(item)) continue;
-    writer.write(first ? `${JSON.stringify(key)}:` : `,${JSON.stringify(key)}:`);
+    const { text, secret } = keyText(key);
+    if (!first) writer.write(",");
+    writer.write(text);
     first = false;
-    if (isSecretKey(key)) writer.write(JSON.stringify(REDACTED));
-    else writeValue(writer, item, depth + 1);
+    if (!secret) writeValue(writer, item, depth + 1);
   }
   writer.write("}");
 }

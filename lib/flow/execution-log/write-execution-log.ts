@@ -2,11 +2,12 @@ import { getConfig } from "@/lib/config";
 import type { FlowRunResult } from "@/lib/flow/engine/run-flow";
 import { log } from "@/lib/log";
 import type { RecordStore } from "@/lib/records/record-store";
-import type { ExecutionLogEntry, ExecutionSource } from "./execution-log-entry";
+import type { ExecutionLogEntry, ExecutionOutcome, ExecutionSource } from "./execution-log-entry";
 import { summarizeExecutionLogEntry } from "./summarize-execution-log-entry";
 import { previewValue } from "./preview";
 import { previewResponse, type SentResponse } from "./preview-response";
 import { redactSecrets } from "./redact";
+import { ensureExecutionLogIndexesInBackground } from "./ensure-execution-log-indexes";
 import { pruneExecutionsOccasionally } from "./prune-executions";
 import { queueExecutionLogEntry } from "./log-write-queue";
 
@@ -18,6 +19,8 @@ export interface WriteExecutionLogOptions {
   source: ExecutionSource;
   startedAt: Date;
   run: FlowRunResult | null;
+  /** Set for a call refused before its steps ("rejected"); otherwise the run's outcome, "failed" without a run. */
+  outcome?: ExecutionOutcome;
   httpStatus: number | null;
   /** Why the run did not happen or failed outside a step (an invalid stored flow, a bad response header). */
   error?: string | null;
@@ -43,7 +46,7 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
     ...(source.type === "automation" && source.jobId ? { jobId: source.jobId } : {}),
     startedAt: options.startedAt.toISOString(),
     durationMs: run?.durationMs ?? 0,
-    outcome: run?.outcome ?? "failed",
+    outcome: options.outcome ?? run?.outcome ?? "failed",
     httpStatus: options.httpStatus,
     error: options.error ?? run?.error?.message ?? null,
     steps: (run?.steps ?? []).map((step) => ({
@@ -86,7 +89,11 @@ function buildEntryOrSummary(options: WriteExecutionLogOptions): ExecutionLogEnt
 export async function writeExecutionLog(options: WriteExecutionLogOptions): Promise<void> {
   try {
     const written = await queueExecutionLogEntry(options.store, options.projectId, buildEntryOrSummary(options));
-    if (written) pruneExecutionsOccasionally({ store: options.store, projectId: options.projectId, retentionDays: options.retentionDays });
+    if (written) {
+      // The first entry creates the log's collection; its indexes follow at once (once per process).
+      ensureExecutionLogIndexesInBackground(options.store, options.projectId);
+      pruneExecutionsOccasionally({ store: options.store, projectId: options.projectId, retentionDays: options.retentionDays });
+    }
   } catch (error) {
     if (getConfig().NODE_ENV !== "test") log.error("execution log could not be written", { projectId: options.projectId, executionId: options.executionId, error });
     else log.warn("execution log could not be written", { executionId: options.executionId, error });

@@ -3,12 +3,45 @@ import type { FlowServices } from "@/lib/flow/engine/flow-services";
 import { runFlow } from "@/lib/flow/engine/run-flow";
 import { validateFlow } from "@/lib/flow/flow-definition";
 import { parsedStep, stepRunContext } from "@/lib/flow/testing/step-context";
-import { storeRecordsService } from "@/lib/flow/testing/store-records-service";
+import { createProjectFlowServices } from "@/lib/flow-services/create-project-flow-services";
+import { closePlatformDb } from "@/lib/platform-db/client";
+import { getProjectOrThrow } from "@/lib/projects/get-project-or-throw";
 import type { RecordStore, StoredRecord } from "@/lib/records/record-store";
 import { recordStoreBackends, type OpenedRecordStore } from "@/lib/records-service/testing/record-store-backends";
+import { parseSchemaDefinition } from "@/lib/schemas/schema-definition";
+import { createProjectFixture } from "@/test/fixtures";
 import { runCreate } from "./create/run";
 import { runQuery } from "./query/run";
 import { runUpdate } from "./update/run";
+
+/*
+ * The steps run against the real records service of a project (lib/flow-services: schema checks,
+ * filter coercion, relation expansion, validated writes) over each record-store backend. `status`
+ * and `priority` are json fields: their filters are compared as the template rendered them, with no
+ * coercion of text by field type, which is what these tests look at.
+ */
+/** Optional fields, by name and type. */
+const typedFields = (types: Record<string, string>) => Object.entries(types).map(([name, type]) => ({ name, type }));
+
+const schemas = [
+  parseSchemaDefinition({ name: "authors", kind: "collection", fields: [{ name: "name", type: "string", required: true }] }),
+  parseSchemaDefinition({
+    name: "tickets",
+    kind: "collection",
+    fields: [
+      { name: "title", type: "string", required: true },
+      ...typedFields({ status: "json", priority: "json", owner: "string" }),
+      { name: "author", type: "relation", target: "authors" },
+    ],
+  }),
+  parseSchemaDefinition({
+    name: "messages",
+    kind: "collection",
+    fields: typedFields({ email: "email", age: "integer", subscribed: "boolean", tags: "json", note: "string", fixed: "integer" }),
+  }),
+];
+
+afterAll(closePlatformDb);
 
 if (!process.env.DATABASE_URL) {
   describe("query, create and update steps on PostgreSQL — skipped: DATABASE_URL is not set", () => {
@@ -24,9 +57,10 @@ for (const backend of recordStoreBackends()) {
     let authors: StoredRecord[];
 
     beforeAll(async () => {
-      opened = await backend.open();
+      const { projectId } = await createProjectFixture("Record steps");
+      opened = await backend.open(projectId);
       store = opened.store;
-      services = { records: storeRecordsService(store, { tickets: { author: "authors" } }) };
+      services = { records: createProjectFlowServices({ project: await getProjectOrThrow({ projectId }), schemas, store }).records };
       authors = [await store.insert("authors", { name: "Ann" }), await store.insert("authors", { name: "Bo" })];
       await store.insert("tickets", { title: "Printer", status: "open", priority: 3, owner: "usr_1", author: authors[0]?.id });
       await store.insert("tickets", { title: "Laptop", status: "closed", priority: 1, owner: "usr_2", author: authors[1]?.id });
@@ -83,7 +117,8 @@ for (const backend of recordStoreBackends()) {
           services,
         });
         expect(result.outcome).toBe("completed");
-        expect(result.context.steps.titles).toEqual(["Printer", "Phone"]);
+        // Newest first: the records service's order where a query names no sort.
+        expect(result.context.steps.titles).toEqual(["Phone", "Printer"]);
       });
     });
 

@@ -1,6 +1,8 @@
 import type { TriggerType } from "@/lib/automations/automation-definition";
 import type { EndpointAuthMode } from "@/lib/endpoints/endpoint-definition";
+import type { EndpointInputSpec, InputLocation } from "@/lib/endpoints/endpoint-input";
 import { shapeOfRecord, type TemplateContextSchema } from "./shape-of-record";
+import { shapeOfDeclaredInput } from "./shape-of-declared-input";
 import { shapeOfValue } from "./shape-of-value";
 import { BOOLEAN_SHAPE, NUMBER_SHAPE, objectShape, TEXT_SHAPE, UNKNOWN_SHAPE, type ValueShape } from "./value-shape";
 
@@ -15,7 +17,13 @@ export interface TemplateContextStep {
 
 /** Who runs the flow decides what `body`, `query`, `user` and `trigger` hold. */
 export type TemplateFlowOwner =
-  | { readonly kind: "endpoint"; readonly auth: EndpointAuthMode; readonly authSchema?: string | null }
+  | {
+      readonly kind: "endpoint";
+      readonly auth: EndpointAuthMode;
+      readonly authSchema?: string | null;
+      /** The endpoint's typed input: declared body and query fields are known with their types. */
+      readonly input?: EndpointInputSpec | null;
+    }
   | { readonly kind: "automation"; readonly trigger: { readonly type: TriggerType; readonly schema?: string | null } };
 
 export interface BuildTemplateContextOptions {
@@ -144,9 +152,21 @@ function triggerShape(owner: TemplateFlowOwner, schemas: readonly TemplateContex
   }
 }
 
+function requestShape(owner: TemplateFlowOwner, location: InputLocation): ValueShape {
+  if (owner.kind !== "endpoint") return objectShape([], { label: "empty", note: NO_REQUEST_NOTE });
+  const declared = owner.input?.[location];
+  if (declared && Object.keys(declared).length > 0) return shapeOfDeclaredInput(declared, location);
+  return { kind: "unknown", label: location === "body" ? "the request body" : "query parameters" };
+}
+
+function declaresLocation(owner: TemplateFlowOwner, location: InputLocation): boolean {
+  return owner.kind === "endpoint" && Object.keys(owner.input?.[location] ?? {}).length > 0;
+}
+
 /**
  * What templates at one place of a flow can read (docs/DESIGN.md section 5, "Context and
- * templates"): `body` and `query` (free-form on endpoints, empty in automations), `user` (the auth
+ * templates"): `body` and `query` (free-form on endpoints unless their input declares fields, empty
+ * in automations), `user` (the auth
  * schema's fields on end-user endpoints, else null), `trigger` (the request body on endpoints, the
  * trigger's payload in automations) and `steps.<name>`: outputs of earlier enabled steps, shaped by
  * their kind and schema. Pure and browser-safe: the editor's autocomplete and the save-time lint
@@ -155,8 +175,8 @@ function triggerShape(owner: TemplateFlowOwner, schemas: readonly TemplateContex
 export function buildTemplateContext(options: BuildTemplateContextOptions): TemplateContext {
   const endpoint = options.owner.kind === "endpoint";
   const roots = new Map<ContextRoot, ValueShape>([
-    ["body", endpoint ? { kind: "unknown", label: "the request body" } : objectShape([], { label: "empty", note: NO_REQUEST_NOTE })],
-    ["query", endpoint ? { kind: "unknown", label: "query parameters" } : objectShape([], { label: "empty", note: NO_REQUEST_NOTE })],
+    ["body", requestShape(options.owner, "body")],
+    ["query", requestShape(options.owner, "query")],
     ["user", userShape(options.owner, options.schemas)],
     ["trigger", triggerShape(options.owner, options.schemas)],
   ]);
@@ -178,10 +198,11 @@ export function buildTemplateContext(options: BuildTemplateContextOptions): Temp
   });
   const previewRoots = new Map<ContextRoot, ValueShape>();
   const request = endpoint ? options.testRequest : undefined;
+  // A declared input says more than one sample request: its fields and types stay the suggestions.
   if (request?.body !== undefined) {
-    previewRoots.set("body", shapeOfValue(request.body));
+    if (!declaresLocation(options.owner, "body")) previewRoots.set("body", shapeOfValue(request.body));
     previewRoots.set("trigger", shapeOfValue(request.body));
   }
-  if (request?.query !== undefined) previewRoots.set("query", shapeOfValue(request.query));
+  if (request?.query !== undefined && !declaresLocation(options.owner, "query")) previewRoots.set("query", shapeOfValue(request.query));
   return { roots, previewRoots, steps };
 }

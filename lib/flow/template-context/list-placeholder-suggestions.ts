@@ -29,8 +29,10 @@ function readable(shape: ValueShape): boolean {
   return !(shape.kind === "object" && shape.fields.size === 0 && shape.note !== undefined);
 }
 
+// A text's only field is its length, which a placeholder almost never wants: choosing a text closes
+// the braces (`{{user.id}}`), and `.length` can still be typed.
 function continues(shape: ValueShape): boolean {
-  return childShapes(shape).length > 0;
+  return shape.kind !== "text" && childShapes(shape).length > 0;
 }
 
 function shapeBelow(shape: ValueShape, segments: readonly string[]): ValueShape | null {

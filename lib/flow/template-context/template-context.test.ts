@@ -229,7 +229,7 @@ describe("listPlaceholderSuggestions", () => {
     ]);
     expect(labels("steps.tickets.3.ti", 1)).toEqual(["steps.tickets.3.title"]);
     const [title] = listPlaceholderSuggestions(contextAt(1), "steps.tickets.0.title");
-    expect(title).toMatchObject({ label: "title", hint: "text", continues: true });
+    expect(title).toMatchObject({ label: "title", hint: "text", continues: false });
     const [priority] = listPlaceholderSuggestions(contextAt(1), "steps.tickets.0.priority");
     expect(priority).toMatchObject({ hint: "integer", continues: false });
   });

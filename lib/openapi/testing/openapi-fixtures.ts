@@ -61,7 +61,7 @@ export const OPENAPI_SCHEMAS = [
 
 type EndpointFixture = Partial<EndpointInput> & Pick<EndpointInput, "name" | "method" | "slug">;
 
-/** Every method, auth mode and response content type; a cached GET, a condition with and without its own stop. */
+/** Every method, auth mode and response content type; a cached GET, a condition with and without its own stop; every input option. */
 export const OPENAPI_ENDPOINTS: readonly EndpointFixture[] = [
   {
     name: "Live articles",
@@ -94,7 +94,31 @@ export const OPENAPI_ENDPOINTS: readonly EndpointFixture[] = [
     steps: [{ type: "condition", checks: [{ left: "{{user.plan}}", operator: "equals", right: "pro" }], stopStatus: 402, stopBody: '{"error":"upgrade"}' }],
     response: { status: 200, contentType: "text/html", body: "<p>{{user.displayName}}</p>", headers: {} },
   },
-  { name: "Patch feed", method: "PATCH", slug: "feed", auth: "api_key", response: { status: 200, contentType: "application/xml", body: "<ok/>", headers: {} } },
+  {
+    name: "Patch feed",
+    method: "PATCH",
+    slug: "feed",
+    auth: "api_key",
+    // Every typed-input option (lib/endpoints/endpoint-input.ts).
+    input: {
+      query: {
+        page: { type: "integer", required: true, min: 1, max: 500 },
+        ratio: { type: "number", min: 0.5, max: 2 },
+        sort: { type: "string", enum: ["new", "old"], pattern: "^[a-z]+$", min: 3, max: 3 },
+        tag: { type: "array", min: 1, max: 5 },
+        dryRun: { type: "boolean" },
+      },
+      body: {
+        email: { type: "string", required: true, pattern: "^[^@]+@[^@]+$", min: 3, max: 200 },
+        seats: { type: "integer", enum: [1, 5, 10] },
+        price: { type: "number", min: 0, max: 99.5 },
+        agree: { type: "boolean", required: true },
+        tags: { type: "array", min: 1, max: 3 },
+        meta: { type: "object" },
+      },
+    },
+    response: { status: 200, contentType: "application/xml", body: "<ok/>", headers: {} },
+  },
   { name: "Forget me", method: "DELETE", slug: "profile", auth: "end_user", authSchema: "members", response: { status: 204, contentType: "text/plain", body: "", headers: {} } },
   { name: "Export", method: "GET", slug: "export", auth: "api_key", response: { status: 200, contentType: "text/csv", body: "id\n", headers: {} } },
   { name: "Switched off", method: "GET", slug: "switched-off", auth: "public", enabled: false },
