@@ -1,23 +1,20 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useMemo, useRef, useState, useTransition } from "react";
+import { useMemo, useRef } from "react";
 import { MAX_BACKOFF_SECONDS, MAX_RETRY_ATTEMPTS, TRIGGER_TYPES, type TriggerType } from "@/lib/automations/automation-definition";
 import type { ErrorIssue } from "@/lib/errors";
-import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
-import { Input } from "@/components/ui/input";
+import { ChoiceCards } from "@/components/ui/choice-cards";
+import { TextField } from "@/components/ui/field";
 import type { ActionResult } from "@/lib/http/action-result";
-import type { StepDraft } from "@/components/endpoints/endpoint-draft";
-import { draftStorageKey, hasShapeOf } from "@/components/endpoints/draft-persistence";
-import { EditorSaveBar, EditorWorkbench, RestoreDraftBanner, useEditorShortcuts, useStoredDraft, useUnsavedChangesGuard } from "@/components/endpoints/editor-shell";
-import { Checkbox, FieldShell } from "@/components/endpoints/form-controls";
+import { hasShapeOf } from "@/components/endpoints/draft-persistence";
+import { EditorSaveBar, EditorWorkbench, RestoreDraftBanner, useEditorShortcuts } from "@/components/endpoints/editor-shell";
+import { Checkbox } from "@/components/endpoints/form-controls";
 import { messageAt } from "@/components/endpoints/issues";
-import { isStepListIssue, placeStepIssues, StepListEditor, stepIssuePath } from "@/components/endpoints/step-list-editor";
+import { isStepListIssue, StepListEditor } from "@/components/endpoints/step-list-editor";
 import type { EditorSchema } from "@/components/endpoints/step-settings";
-import { withLiveIssues } from "@/components/endpoints/live-checks";
-import { useLiveIssueSaveGuard } from "@/components/endpoints/use-live-issue-save-guard";
+import { useFlowEditor, type SaveFlowResult } from "@/components/endpoints/use-flow-editor";
 import { FlowTemplatesProvider, toTemplateContextStep, type FlowTemplateSource } from "@/components/endpoints/template-scope";
 import { newAutomationDraft, toAutomationInput, type AutomationDraft } from "./automation-draft";
 import { liveAutomationIssues } from "./live-automation-checks";
@@ -80,32 +77,25 @@ export function AutomationEditor({
   timeZones: readonly string[];
   /** The saved form trigger's public URL and snippet (saved form automations only). */
   savedForm: SavedForm | null;
-  save: (input: unknown) => Promise<ActionResult<{ id?: string; version?: number; warnings?: TemplateWarning[] }>>;
+  save: (input: unknown) => Promise<SaveFlowResult>;
   /** Queues a run of the saved automation (saved automations only): the Run now panel beside the flow. */
   runNow?: (payload: Record<string, unknown>) => Promise<ActionResult<{ executionId: string }>>;
   /** A logged run's trigger payload to start Run now with (`?replay=<executionId>`). */
   replay?: ReplayRequest | null;
   replayProblem?: ReplayProblem | null;
 }) {
-  const router = useRouter();
-  /** The definition as last saved: the draft is compared with it (unsaved changes) and stored while it differs. */
-  const [saved, setSaved] = useState<AutomationDraft>(() => initial ?? newAutomationDraft());
-  const [draft, setDraft] = useState<AutomationDraft>(saved);
-  const runNowPanel = useRef<RunNowPanelHandle>(null);
-  const stored = useStoredDraft({
-    storageKey: draftStorageKey("automation", projectId, automationId),
-    draft,
-    saved,
+  const editor = useFlowEditor({
+    kind: "automation",
+    projectId,
+    id: automationId,
+    initial,
+    newDraft: newAutomationDraft,
     toInput: toAutomationInput,
     isDraft: isAutomationDraft,
+    liveIssues: liveAutomationIssues,
   });
-  useUnsavedChangesGuard(stored.dirty);
-  const [issues, setIssues] = useState<ErrorIssue[]>([]);
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-  const [warnings, setWarnings] = useState<TemplateWarning[]>([]);
-  const [pending, startTransition] = useTransition();
-  const { refuseOnLiveIssues, focusFirstMarkedField } = useLiveIssueSaveGuard(setError);
+  const { draft, change, shownIssues } = editor;
+  const runNowPanel = useRef<RunNowPanelHandle>(null);
   const templateSource = useMemo<FlowTemplateSource>(
     () => ({
       steps: draft.steps.map(toTemplateContextStep),
@@ -115,72 +105,21 @@ export function AutomationEditor({
     [draft.steps, draft.triggerType, draft.record.schema, schemas],
   );
 
-  function change(patch: Partial<AutomationDraft>) {
-    setNotice(undefined);
-    setWarnings([]);
-    setDraft((current) => ({ ...current, ...patch }));
-  }
-  function changeTrigger<K extends "form" | "record" | "schedule">(type: K, patch: Partial<AutomationDraft[K]>) {
-    setNotice(undefined);
-    setWarnings([]);
-    setDraft((current) => ({ ...current, [type]: { ...current[type], ...patch } }));
-  }
-  function setSteps(update: (steps: StepDraft[]) => StepDraft[]) {
-    setDraft((current) => ({ ...current, steps: update(current.steps) }));
-  }
-
-  function submit() {
-    const keys = draft.steps.map((step) => step.key);
-    const savedDraft = draft;
-    const input = toAutomationInput(draft);
-    setError(undefined);
-    setNotice(undefined);
-    setWarnings([]);
-    if (refuseOnLiveIssues(liveAutomationIssues(draft), draft.steps)) return;
-    startTransition(async () => {
-      const result = await save(input);
-      if (!result.ok) {
-        setError(result.error);
-        setIssues(placeStepIssues(result.issues, keys));
-        focusFirstMarkedField();
-        return;
-      }
-      setIssues([]);
-      setWarnings(result.data.warnings ?? []);
-      setSaved(savedDraft);
-      stored.discardOffer();
-      if (!automationId && result.data.id) {
-        router.push(`/projects/${projectId}/automations/${result.data.id}`);
-        return;
-      }
-      setNotice("Automation saved. Its trigger uses the new definition from now on.");
-    });
-  }
-
+  const submit = () => editor.save(save, "Automation saved. Its trigger uses the new definition from now on.");
   useEditorShortcuts({
     save: () => {
-      if (!pending) submit();
+      if (!editor.pending) submit();
     },
     run: runNow ? () => runNowPanel.current?.run() : undefined,
   });
 
-  function restoreStoredDraft() {
-    const restored = stored.takeOffer();
-    if (!restored) return;
-    setDraft(restored);
-    setIssues([]);
-    setNotice(undefined);
-    setWarnings([]);
-  }
-
-  const shownIssues = withLiveIssues(issues, liveAutomationIssues(draft));
   const top = (path: string) => messageAt(shownIssues, path);
   // Live issues too: one that blocks Save must be visible even where no field shows it.
   const unplaced = shownIssues.filter((issue) => !isPlaced(issue, draft.triggerType)).map(issueSummary);
 
   return (
     <div className="space-y-6">
-      <RestoreDraftBanner offer={stored.offer} noun="automation" onRestore={restoreStoredDraft} onDiscard={stored.discardOffer} />
+      <RestoreDraftBanner offer={editor.stored.offer} noun="automation" onRestore={editor.restoreStoredDraft} onDiscard={editor.stored.discardOffer} />
       <EditorWorkbench
         flowLabel="Automation definition"
         sideLabel="Run the saved automation"
@@ -189,11 +128,11 @@ export function AutomationEditor({
             <RunNowPanel
               ref={runNowPanel}
               projectId={projectId}
-              triggerType={saved.triggerType}
+              triggerType={editor.saved.triggerType}
               run={runNow}
               replay={replay}
               replayProblem={replayProblem}
-              unsavedChanges={stored.dirty}
+              unsavedChanges={editor.stored.dirty}
             />
           )
         }
@@ -202,15 +141,15 @@ export function AutomationEditor({
             <Card>
               <CardHeader title="Automation" />
               <CardBody className="space-y-4">
-                <FieldShell id="automation-name" label="Name" error={top("name")} className="max-w-xl">
-                  <Input
-                    id="automation-name"
-                    value={draft.name}
-                    onChange={(event) => change({ name: event.target.value })}
-                    placeholder="Welcome new subscribers"
-                    invalid={Boolean(top("name"))}
-                  />
-                </FieldShell>
+                <TextField
+                  id="automation-name"
+                  label="Name"
+                  error={top("name")}
+                  fieldClassName="max-w-xl"
+                  value={draft.name}
+                  onChange={(event) => change({ name: event.target.value })}
+                  placeholder="Welcome new subscribers"
+                />
                 <Checkbox
                   id="automation-enabled"
                   label="Enabled"
@@ -224,39 +163,24 @@ export function AutomationEditor({
             <Card aria-labelledby="trigger-heading">
               <CardHeader title={<span id="trigger-heading">Trigger</span>} description="What starts a run. The flow reads what started it as {{trigger.…}}." />
               <CardBody className="space-y-5">
-                <fieldset>
-                  <legend className="sr-only">Trigger type</legend>
-                  <div className="grid gap-2 @xl:grid-cols-2 @2xl:grid-cols-4">
-                    {TRIGGER_TYPES.map((type) => (
-                      <label
-                        key={type}
-                        className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600 ${draft.triggerType === type ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}
-                      >
-                        <input
-                          type="radio"
-                          name="automation-trigger"
-                          value={type}
-                          checked={draft.triggerType === type}
-                          onChange={() => change({ triggerType: type })}
-                          className="mt-0.5 accent-indigo-600"
-                        />
-                        <span>
-                          <span className="font-medium text-slate-900">{TRIGGER_LABELS[type].label}</span>
-                          <span className="block text-xs text-slate-500">{TRIGGER_LABELS[type].description}</span>
-                        </span>
-                      </label>
-                    ))}
-                  </div>
-                  {top("trigger.type") && <p className="mt-1 text-sm text-rose-700">{top("trigger.type")}</p>}
-                </fieldset>
+                <ChoiceCards
+                  legend="Trigger type"
+                  name="automation-trigger"
+                  choices={TRIGGER_TYPES}
+                  labels={TRIGGER_LABELS}
+                  value={draft.triggerType}
+                  onChange={(triggerType) => change({ triggerType })}
+                  error={top("trigger.type")}
+                  className="@xl:grid-cols-2 @2xl:grid-cols-4"
+                />
                 {draft.triggerType === "form" && (
-                  <FormTriggerSettings draft={draft.form} change={(patch) => changeTrigger("form", patch)} issues={shownIssues} savedForm={savedForm} />
+                  <FormTriggerSettings draft={draft.form} change={(patch) => editor.changePart("form", patch)} issues={shownIssues} savedForm={savedForm} />
                 )}
                 {draft.triggerType === "record" && (
-                  <RecordTriggerSettings draft={draft.record} change={(patch) => changeTrigger("record", patch)} issues={shownIssues} schemas={schemas} />
+                  <RecordTriggerSettings draft={draft.record} change={(patch) => editor.changePart("record", patch)} issues={shownIssues} schemas={schemas} />
                 )}
                 {draft.triggerType === "schedule" && (
-                  <ScheduleTriggerSettings draft={draft.schedule} change={(patch) => changeTrigger("schedule", patch)} issues={shownIssues} timeZones={timeZones} />
+                  <ScheduleTriggerSettings draft={draft.schedule} change={(patch) => editor.changePart("schedule", patch)} issues={shownIssues} timeZones={timeZones} />
                 )}
                 {draft.triggerType === "manual" && (
                   <p className="text-sm text-slate-500">
@@ -269,15 +193,12 @@ export function AutomationEditor({
             <FlowTemplatesProvider source={templateSource}>
               <StepListEditor
                 steps={draft.steps}
-                setSteps={setSteps}
-                issues={issues}
+                setSteps={editor.setSteps}
+                issues={editor.issues}
                 schemas={schemas}
                 emailTemplates={emailTemplates}
-                onStepEdited={() => {
-                  setNotice(undefined);
-                  setWarnings([]);
-                }}
-                onStepRemoved={(key) => setIssues((current) => current.filter((issue) => !issue.path.startsWith(`${stepIssuePath(key)}.`)))}
+                onStepEdited={editor.clearSaveMessages}
+                onStepRemoved={editor.dropStepIssues}
                 emptyText="No steps yet: a run would do nothing."
                 description={
                   <>
@@ -293,41 +214,41 @@ export function AutomationEditor({
               <CardHeader title="Retries" description="A failed run can be tried again after a pause. Steps have side effects (emails, writes), so retries are off by default." />
               <CardBody>
                 <div className="grid gap-4 @xl:grid-cols-[12rem_12rem]">
-                  <FieldShell id="retry-attempts" label="Retries" error={top("retry.attempts")} hint={`0 to ${MAX_RETRY_ATTEMPTS} further attempts.`}>
-                    <Input
-                      id="retry-attempts"
-                      type="number"
-                      min={0}
-                      max={MAX_RETRY_ATTEMPTS}
-                      value={draft.retry.attempts}
-                      onChange={(event) => change({ retry: { ...draft.retry, attempts: event.target.value } })}
-                      invalid={Boolean(top("retry.attempts"))}
-                    />
-                  </FieldShell>
-                  <FieldShell id="retry-backoff" label="Backoff (seconds)" error={top("retry.backoffSeconds")} hint="Wait before each retry.">
-                    <Input
-                      id="retry-backoff"
-                      type="number"
-                      min={1}
-                      max={MAX_BACKOFF_SECONDS}
-                      value={draft.retry.backoffSeconds}
-                      onChange={(event) => change({ retry: { ...draft.retry, backoffSeconds: event.target.value } })}
-                      invalid={Boolean(top("retry.backoffSeconds"))}
-                    />
-                  </FieldShell>
+                  <TextField
+                    id="retry-attempts"
+                    label="Retries"
+                    error={top("retry.attempts")}
+                    hint={`0 to ${MAX_RETRY_ATTEMPTS} further attempts.`}
+                    type="number"
+                    min={0}
+                    max={MAX_RETRY_ATTEMPTS}
+                    value={draft.retry.attempts}
+                    onChange={(event) => editor.changePart("retry", { attempts: event.target.value })}
+                  />
+                  <TextField
+                    id="retry-backoff"
+                    label="Backoff (seconds)"
+                    error={top("retry.backoffSeconds")}
+                    hint="Wait before each retry."
+                    type="number"
+                    min={1}
+                    max={MAX_BACKOFF_SECONDS}
+                    value={draft.retry.backoffSeconds}
+                    onChange={(event) => editor.changePart("retry", { backoffSeconds: event.target.value })}
+                  />
                 </div>
               </CardBody>
             </Card>
 
             <EditorSaveBar
-              error={error}
+              error={editor.error}
               unplacedIssues={unplaced}
-              notice={notice}
-              warnings={warnings}
-              issueCount={issues.length}
+              notice={editor.notice}
+              warnings={editor.warnings}
+              issueCount={editor.issues.length}
               idleText={automationId ? "Changes apply to the next run as soon as you save." : "Nothing runs until you save."}
               saveLabel={automationId ? "Save automation" : "Create automation"}
-              pending={pending}
+              pending={editor.pending}
               onSave={submit}
             />
           </>

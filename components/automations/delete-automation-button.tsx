@@ -1,24 +1,15 @@
-"use client";
-
-import { useRouter } from "next/navigation";
 import type { ActionResult } from "@/lib/http/action-result";
-import { ConfirmAction } from "@/components/ui/confirm-action";
+import { DeleteAndLeaveButton } from "@/components/ui/delete-and-leave-button";
 
 /** Deletes the automation after a second click, then returns to the list. */
 export function DeleteAutomationButton({ projectId, name, action }: { projectId: string; name: string; action: () => Promise<ActionResult> }) {
-  const router = useRouter();
   return (
-    <ConfirmAction
-      label="Delete"
-      accessibleLabel={`Delete automation ${name}`}
-      confirmLabel="Delete automation"
+    <DeleteAndLeaveButton
+      noun="automation"
+      name={name}
       question="Its trigger stops at once; logged runs and form submissions stay in your database."
-      action={async () => {
-        const result = await action();
-        if (!result.ok) return result;
-        router.push(`/projects/${projectId}/automations`);
-        router.refresh();
-      }}
+      listHref={`/projects/${projectId}/automations`}
+      action={action}
     />
   );
 }

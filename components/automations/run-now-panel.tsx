@@ -4,14 +4,13 @@ import Link from "next/link";
 import { useImperativeHandle, useState, useTransition, type Ref } from "react";
 import type { TriggerType } from "@/lib/automations/automation-definition";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
-import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormError, Notice } from "@/components/ui/form-error";
-import { Spinner } from "@/components/ui/spinner";
 import type { ActionResult } from "@/lib/http/action-result";
-import { FieldShell, Textarea, describedBy } from "@/components/endpoints/form-controls";
+import { describedBy, FieldShell } from "@/components/ui/field";
+import { Textarea } from "@/components/endpoints/form-controls";
 import { messageAt } from "@/components/endpoints/issues";
-import { ShortcutHint, shortcutProps } from "@/components/endpoints/editor-shell";
+import { ShortcutButton } from "@/components/endpoints/editor-shell";
 import { ReplayNotice } from "@/components/endpoints/test-run-panel";
 
 /** A payload shaped like what the trigger would give, so a manual run exercises the same templates. */
@@ -130,11 +129,9 @@ export function RunNowPanel({
         )}
         <div className="flex items-center justify-end gap-3">
           {unsavedChanges && <p className="mr-auto text-xs text-amber-900">The editor has unsaved changes: this run uses the saved version.</p>}
-          <ShortcutHint shortcut="run" />
-          <Button onClick={start} busy={pending} {...shortcutProps("run")}>
-            {pending && <Spinner />}
+          <ShortcutButton shortcut="run" pending={pending} onClick={start}>
             Run now
-          </Button>
+          </ShortcutButton>
         </div>
       </CardBody>
     </Card>

@@ -6,11 +6,12 @@ import type { ErrorIssue } from "@/lib/errors";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldError } from "@/components/ui/form-error";
-import { Input, Select } from "@/components/ui/input";
+import { FieldShell, TextField } from "@/components/ui/field";
+import { NameSelect } from "@/components/ui/input";
 import { newKey } from "@/components/endpoints/endpoint-draft";
-import { Checkbox, FieldShell, Textarea, describedBy } from "@/components/endpoints/form-controls";
+import { AllowedOriginsField, Checkbox } from "@/components/endpoints/form-controls";
 import { issuesUnder, messageAt } from "@/components/endpoints/issues";
-import { ConditionChecks, type EditorSchema } from "@/components/endpoints/step-settings";
+import { ConditionChecks, PassWhenField, recordSchemaNames, SchemaSelectField, type EditorSchema } from "@/components/endpoints/step-settings";
 import type { AutomationDraft } from "./automation-draft";
 import { formatScheduleTime, previewSchedule } from "./schedule-preview";
 
@@ -35,72 +36,51 @@ export function FormTriggerSettings({
   savedForm: SavedForm | null;
 }) {
   const error = (path: string) => messageAt(issues, `trigger.${path}`);
-  const originsHint = "One per line, such as https://shop.example, or * for any. Only needed for posts with fetch; plain HTML form posts need none.";
   return (
     <div className="space-y-4">
       <div className="grid gap-4 @xl:grid-cols-2">
-        <FieldShell
+        <TextField
           id="trigger-form"
           label="Form slug"
           error={error("form")}
           hint="Lowercase letters, digits and dashes; unique in the project. It is part of the form's public URL."
-        >
-          <Input
-            id="trigger-form"
-            value={draft.form}
-            onChange={(event) => change({ form: event.target.value })}
-            placeholder="contact"
-            className="font-mono"
-            autoComplete="off"
-            invalid={Boolean(error("form"))}
-          />
-        </FieldShell>
-        <FieldShell
+          value={draft.form}
+          onChange={(event) => change({ form: event.target.value })}
+          placeholder="contact"
+          className="font-mono"
+          autoComplete="off"
+        />
+        <TextField
           id="trigger-honeypot"
           label="Honeypot field"
           error={error("honeypot")}
           hint="Optional: a field people leave empty. Submissions that fill it are answered as accepted and dropped."
-        >
-          <Input
-            id="trigger-honeypot"
-            value={draft.honeypot}
-            onChange={(event) => change({ honeypot: event.target.value })}
-            placeholder="website"
-            className="font-mono"
-            autoComplete="off"
-            invalid={Boolean(error("honeypot"))}
-          />
-        </FieldShell>
+          value={draft.honeypot}
+          onChange={(event) => change({ honeypot: event.target.value })}
+          placeholder="website"
+          className="font-mono"
+          autoComplete="off"
+        />
       </div>
       <div className="grid gap-4 @xl:grid-cols-2">
-        <FieldShell id="trigger-origins" label="Allowed browser origins" error={error("allowedOrigins")} hint={originsHint}>
-          <Textarea
-            id="trigger-origins"
-            rows={3}
-            mono
-            value={draft.allowedOrigins}
-            onChange={(event) => change({ allowedOrigins: event.target.value })}
-            placeholder="https://shop.example"
-            invalid={Boolean(error("allowedOrigins"))}
-            aria-describedby={describedBy("trigger-origins", originsHint, error("allowedOrigins"))}
-          />
-        </FieldShell>
-        <FieldShell
+        <AllowedOriginsField
+          id="trigger-origins"
+          value={draft.allowedOrigins}
+          onChange={(allowedOrigins) => change({ allowedOrigins })}
+          error={error("allowedOrigins")}
+          hint="One per line, such as https://shop.example, or * for any. Only needed for posts with fetch; plain HTML form posts need none."
+        />
+        <TextField
           id="trigger-redirect"
           label="Redirect URL"
           error={error("redirectUrl")}
           hint="Optional: where a browser is sent after an HTML form post (303). Fixed here, never taken from the submission."
-        >
-          <Input
-            id="trigger-redirect"
-            type="url"
-            value={draft.redirectUrl}
-            onChange={(event) => change({ redirectUrl: event.target.value })}
-            placeholder="https://shop.example/thanks"
-            className="font-mono"
-            invalid={Boolean(error("redirectUrl"))}
-          />
-        </FieldShell>
+          type="url"
+          value={draft.redirectUrl}
+          onChange={(event) => change({ redirectUrl: event.target.value })}
+          placeholder="https://shop.example/thanks"
+          className="font-mono"
+        />
       </div>
       {savedForm ? (
         <section aria-labelledby="form-url-heading" className="space-y-3 rounded-lg border border-slate-200 bg-slate-50/60 p-4">
@@ -145,29 +125,20 @@ export function RecordTriggerSettings({
   schemas: readonly EditorSchema[];
 }) {
   const error = (path: string) => messageAt(issues, `trigger.${path}`);
-  const records = schemas.filter((schema) => schema.kind !== "component");
   const eventsError = error("events");
   const combinatorError = error("condition.combinator");
   const conditionError = issues.find((issue) => issue.path === "trigger.condition")?.message;
   return (
     <div className="space-y-4">
       <div className="grid gap-4 @xl:grid-cols-2">
-        <FieldShell
+        <SchemaSelectField
           id="trigger-schema"
-          label="Schema"
+          names={recordSchemaNames(schemas)}
+          value={draft.schema}
+          onChange={(schema) => change({ schema })}
           error={error("schema")}
-          hint={records.length === 0 ? "This project has no schemas yet: create one under Schemas." : "Changes to its records start a run."}
-        >
-          <Select id="trigger-schema" value={draft.schema} onChange={(event) => change({ schema: event.target.value })} invalid={Boolean(error("schema"))} className="font-mono">
-            <option value="">Choose a schema…</option>
-            {records.map((schema) => (
-              <option key={schema.name} value={schema.name}>
-                {schema.name}
-              </option>
-            ))}
-            {draft.schema && !records.some((schema) => schema.name === draft.schema) && <option value={draft.schema}>{draft.schema}</option>}
-          </Select>
-        </FieldShell>
+          hint="Changes to its records start a run."
+        />
         <fieldset aria-describedby={eventsError ? "trigger-events-error" : "trigger-events-hint"}>
           <legend className="text-sm font-medium text-slate-700">Events</legend>
           <div className="mt-2 flex flex-wrap gap-x-6 gap-y-2">
@@ -208,12 +179,7 @@ export function RecordTriggerSettings({
             hint="Each side is a template such as {{trigger.record.status}} or a literal; numbers compare as numbers."
             leftPlaceholder="{{trigger.record.status}}"
           />
-          <FieldShell id="trigger-combinator" label="Pass when" error={combinatorError} className="max-w-xs">
-            <Select id="trigger-combinator" value={draft.combinator} onChange={(event) => change({ combinator: event.target.value === "any" ? "any" : "all" })}>
-              <option value="all">all checks pass</option>
-              <option value="any">any check passes</option>
-            </Select>
-          </FieldShell>
+          <PassWhenField id="trigger-combinator" value={draft.combinator} onChange={(combinator) => change({ combinator })} error={combinatorError} className="max-w-xs" />
           <FieldError id="trigger-condition-error" message={conditionError} />
         </div>
       )}
@@ -256,34 +222,20 @@ export function ScheduleTriggerSettings({
   return (
     <div className="space-y-4">
       <div className="grid gap-4 @xl:grid-cols-[1fr_16rem]">
-        <FieldShell id="trigger-cron" label="Cron expression" error={cronError} hint={cronHint}>
-          <Input
-            id="trigger-cron"
-            value={draft.cron}
-            onChange={(event) => change({ cron: event.target.value })}
-            placeholder="0 9 * * 1-5"
-            className="font-mono"
-            autoComplete="off"
-            spellCheck={false}
-            invalid={Boolean(cronError)}
-            aria-describedby={describedBy("trigger-cron", cronHint, cronError)}
-          />
-        </FieldShell>
+        <TextField
+          id="trigger-cron"
+          label="Cron expression"
+          error={cronError}
+          hint={cronHint}
+          value={draft.cron}
+          onChange={(event) => change({ cron: event.target.value })}
+          placeholder="0 9 * * 1-5"
+          className="font-mono"
+          autoComplete="off"
+          spellCheck={false}
+        />
         <FieldShell id="trigger-timezone" label="Time zone" error={zoneError}>
-          <Select
-            id="trigger-timezone"
-            value={draft.timezone}
-            onChange={(event) => change({ timezone: event.target.value })}
-            invalid={Boolean(zoneError)}
-            aria-describedby={describedBy("trigger-timezone", false, zoneError)}
-          >
-            {timeZones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone}
-              </option>
-            ))}
-            {!timeZones.includes(draft.timezone) && <option value={draft.timezone}>{draft.timezone}</option>}
-          </Select>
+          <NameSelect id="trigger-timezone" names={timeZones} value={draft.timezone} onChange={(event) => change({ timezone: event.target.value })} invalid={Boolean(zoneError)} />
         </FieldShell>
       </div>
       <section aria-labelledby="schedule-preview-heading" aria-live="polite" className="rounded-lg border border-slate-200 bg-slate-50/60 px-4 py-3">

@@ -114,14 +114,25 @@ export function EditorSaveBar(props: {
           {props.issueCount > 0 ? `${props.issueCount === 1 ? "1 problem" : `${props.issueCount} problems`} marked in red.` : props.idleText}
         </p>
         <span className="flex items-center gap-3">
-          <ShortcutHint shortcut="save" />
-          <Button onClick={props.onSave} busy={props.pending} {...shortcutProps("save")}>
-            {props.pending && <Spinner />}
+          <ShortcutButton shortcut="save" pending={props.pending} onClick={props.onSave}>
             {props.saveLabel}
-          </Button>
+          </ShortcutButton>
         </span>
       </div>
     </div>
+  );
+}
+
+/** A button its shortcut also presses (Save, Run), with the shortcut written before it and a spinner while pending. */
+export function ShortcutButton({ shortcut, pending, onClick, children }: { shortcut: EditorShortcut; pending: boolean; onClick: () => void; children: ReactNode }) {
+  return (
+    <>
+      <ShortcutHint shortcut={shortcut} />
+      <Button onClick={onClick} busy={pending} {...shortcutProps(shortcut)}>
+        {pending && <Spinner />}
+        {children}
+      </Button>
+    </>
   );
 }
 

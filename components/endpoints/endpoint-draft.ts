@@ -1,6 +1,6 @@
 import type { EndpointAuthMode, EndpointInput, EndpointMethod, ResponseContentType } from "@/lib/endpoints/endpoint-definition";
 import type { ConditionOperator } from "@/lib/flow/steps/condition/definition";
-import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { STEP_DEFINITIONS, STEP_REGISTRY } from "@/lib/flow/steps/registry";
 import { STEP_KINDS, type StepKind } from "@/lib/flow/steps/step-kind";
 import { toEndpointInputSpec, toInputFieldDrafts, type InputFieldDraft } from "./input-fields-draft";
 
@@ -32,7 +32,7 @@ export interface StepDraft {
   name: string;
   enabled: boolean;
   continueOnError: boolean;
-  /** The kind's own scalar settings, as text or lists of text; see DRAFT_RULES for their conversion. */
+  /** The kind's own scalar settings, as text or lists of text; converted by its definition's `editor` rules. */
   settings: Record<string, string | string[]>;
   /** `headers` (http, webhook) or `values` (create, update). */
   rows: RowDraft[];
@@ -66,34 +66,6 @@ export function newKey(prefix: string): string {
   counter += 1;
   return `${typeof window === "undefined" ? "s" : "c"}-${prefix}-${counter}`;
 }
-
-/** How the editor holds a kind's settings where they are not plain text. */
-interface DraftRules {
-  /** The map setting edited as rows. */
-  rows?: "headers" | "values";
-  /** Edited as condition checks. */
-  checks?: true;
-  /** Numbers in the API, text in the editor ("" = absent, or null when nullable). */
-  numbers?: Record<string, "required" | "nullable">;
-  /** Lists of strings. */
-  lists?: readonly string[];
-  /** Text settings whose empty value means none (null). */
-  emptyIsNull?: readonly string[];
-  /** The output is always null, so a new step gets no output name. */
-  noOutput?: true;
-}
-
-/** Every kind's rules: a kind without an entry fails the type check. */
-const DRAFT_RULES: Readonly<Record<StepKind, DraftRules>> = {
-  query: { numbers: { limit: "required" }, lists: ["expand"], emptyIsNull: ["sort"] },
-  transform: {},
-  condition: { checks: true, numbers: { stopStatus: "nullable" }, emptyIsNull: ["stopBody"], noOutput: true },
-  create: { rows: "values" },
-  update: { rows: "values" },
-  http: { rows: "headers" },
-  webhook: { rows: "headers", noOutput: true },
-  email: { emptyIsNull: ["template"], noOutput: true },
-};
 
 export function newRow(name = "", value = ""): RowDraft {
   return { key: newKey("row"), name, value, json: false };
@@ -130,7 +102,7 @@ function operandText(value: unknown): string {
 }
 
 /** Kinds whose output is always null: they get no output name. */
-export const KINDS_WITHOUT_OUTPUT: ReadonlySet<StepKind> = new Set(STEP_KINDS.filter((kind) => DRAFT_RULES[kind].noOutput));
+export const KINDS_WITHOUT_OUTPUT: ReadonlySet<StepKind> = new Set(STEP_KINDS.filter((kind) => STEP_REGISTRY[kind].editor.noOutput));
 
 /** A new step of a kind, with the registry's defaults. */
 export function newStepDraft(type: StepKind, usedNames: readonly string[] = []): StepDraft {
@@ -147,7 +119,7 @@ export function newStepDraft(type: StepKind, usedNames: readonly string[] = []):
 export function toStepDraft(step: unknown): StepDraft {
   const raw = (step ?? {}) as Record<string, unknown>;
   const type = (STEP_KINDS as readonly string[]).includes(String(raw.type)) ? (raw.type as StepKind) : "transform";
-  const rules = DRAFT_RULES[type];
+  const rules = STEP_REGISTRY[type].editor;
   const rowsKey = rules.rows ?? null;
   const settings: Record<string, string | string[]> = {};
   for (const key of Object.keys(STEP_DEFINITIONS[type].settings.shape)) {
@@ -190,7 +162,7 @@ export function toCheckInputs(checks: readonly CheckDraft[]): Record<string, unk
 /** A step as the API takes it. */
 export function toStepInput(draft: StepDraft): Record<string, unknown> {
   const step: Record<string, unknown> = { type: draft.type, name: draft.name.trim() || null, enabled: draft.enabled, continueOnError: draft.continueOnError };
-  const rules = DRAFT_RULES[draft.type];
+  const rules = STEP_REGISTRY[draft.type].editor;
   const numbers = rules.numbers ?? {};
   for (const [key, value] of Object.entries(draft.settings)) {
     const numberRule = numbers[key];

@@ -1,47 +1,39 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useMemo, useRef, useState, useTransition } from "react";
-import type { ErrorIssue } from "@/lib/errors";
-import {
-  ENDPOINT_AUTH_MODES,
-  ENDPOINT_METHODS,
-  RESPONSE_CONTENT_TYPES,
-  type EndpointAuthMode,
-  type EndpointMethod,
-  type ResponseContentType,
-} from "@/lib/endpoints/endpoint-definition";
+import { useMemo, useRef, useState } from "react";
+import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-definition";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import type { EndpointInputSpec } from "@/lib/endpoints/endpoint-input";
-import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-template-warnings";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
+import { ChoiceCards } from "@/components/ui/choice-cards";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Input, Select } from "@/components/ui/input";
+import { FieldShell, TextField } from "@/components/ui/field";
+import { NameSelect, Select } from "@/components/ui/input";
 import type { ActionResult } from "@/lib/http/action-result";
-import { canCache, newEndpointDraft, toEndpointInput, type EndpointDraft, type StepDraft } from "./endpoint-draft";
-import { Checkbox, FieldShell, Textarea, describedBy } from "./form-controls";
-import { draftStorageKey, hasShapeOf } from "./draft-persistence";
-import { EditorSaveBar, EditorWorkbench, RestoreDraftBanner, useEditorShortcuts, useStoredDraft, useUnsavedChangesGuard } from "./editor-shell";
+import { canCache, newEndpointDraft, toEndpointInput, type EndpointDraft } from "./endpoint-draft";
+import { AllowedOriginsField, Checkbox } from "./form-controls";
+import { hasShapeOf } from "./draft-persistence";
+import { EditorSaveBar, EditorWorkbench, RestoreDraftBanner, useEditorShortcuts } from "./editor-shell";
 import type { StepRunResult } from "./step-run-result";
 import { checkReportsByKey } from "./last-test-run";
 import { lastRunStaleness, snapshotTestRun, type TestRunSnapshot } from "./last-run-staleness";
-import { liveEndpointIssues, withLiveIssues } from "./live-checks";
+import { liveEndpointIssues } from "./live-checks";
 import { SlugSuggestion } from "./live-previews";
-import { useLiveIssueSaveGuard } from "./use-live-issue-save-guard";
 import { TemplateTextarea } from "./template-field";
 import { FlowTemplatesProvider, TemplatePositionProvider, testOutputsOf, toTemplateContextStep, type FlowTemplateSource } from "./template-scope";
 import { issuesUnder, messageAt, unplacedIssues } from "./issues";
 import { KeyValueRows } from "./key-value-rows";
 import { AUTH_MODE_LABELS } from "./status-badges";
-import { isStepListIssue, placeStepIssues, StepListEditor, stepIssuePath } from "./step-list-editor";
-import type { EditorSchema } from "./step-settings";
+import { isStepListIssue, StepListEditor } from "./step-list-editor";
+import { SchemaSelectField, type EditorSchema } from "./step-settings";
 import { TestRunPanel, type TestRunPanelHandle, type TestRunRequest } from "./test-run-panel";
 import { InputFieldsTable } from "./input-fields-table";
 import { sampleRequestOf, toEndpointInputSpec } from "./input-fields-draft";
+import { useFlowEditor, type SaveFlowResult } from "./use-flow-editor";
 
 export interface EndpointEditorActions {
-  save: (input: unknown) => Promise<ActionResult<{ id?: string; version?: number; warnings?: TemplateWarning[] }>>;
+  save: (input: unknown) => Promise<SaveFlowResult>;
   testRun: (input: { endpoint: unknown; body: unknown; query: unknown; user: unknown; endpointId: string | null }) => Promise<ActionResult<TestRunResult>>;
 }
 
@@ -91,23 +83,23 @@ export function EndpointEditor({
   replay?: ReplayRequest | null;
   replayProblem?: ReplayProblem | null;
 }) {
-  const router = useRouter();
-  /** The definition as last saved: the draft is compared with it (unsaved changes) and stored while it differs. */
-  const [saved, setSaved] = useState<EndpointDraft>(() => initial ?? newEndpointDraft());
-  const [draft, setDraft] = useState<EndpointDraft>(saved);
+  const editor = useFlowEditor({
+    kind: "endpoint",
+    projectId,
+    id: endpointId,
+    initial,
+    newDraft: newEndpointDraft,
+    toInput: toEndpointInput,
+    isDraft: isEndpointDraft,
+    liveIssues: liveEndpointIssues,
+    issuePrefix: /^endpoint\./,
+  });
+  const { draft, change, shownIssues, issues, setIssues, placeIssues, focusFirstMarkedField } = editor;
   const [lastRun, setLastRun] = useState<Record<string, StepRunResult>>();
   const testPanel = useRef<TestRunPanelHandle>(null);
-  const stored = useStoredDraft({ storageKey: draftStorageKey("endpoint", projectId, endpointId), draft, saved, toInput: toEndpointInput, isDraft: isEndpointDraft });
-  useUnsavedChangesGuard(stored.dirty);
-  const [issues, setIssues] = useState<ErrorIssue[]>([]);
-  const [error, setError] = useState<string>();
-  const [notice, setNotice] = useState<string>();
-  const [warnings, setWarnings] = useState<TemplateWarning[]>([]);
   const [lastTest, setLastTest] = useState<Pick<FlowTemplateSource, "testOutputs" | "testRequest" | "testChecks">>({});
   /** The steps the last test run ran: its results are marked stale where the draft has moved on. */
   const [lastTestSnapshot, setLastTestSnapshot] = useState<TestRunSnapshot>();
-  const { refuseOnLiveIssues, focusFirstMarkedField } = useLiveIssueSaveGuard(setError);
-  const [pending, startTransition] = useTransition();
   // The rows as the spec the suggestions read; rows the server would refuse still show their names.
   const typedInput = useMemo(() => toEndpointInputSpec(draft.input) as EndpointInputSpec | null, [draft.input]);
   const inputSample = useMemo(() => sampleRequestOf(draft.input), [draft.input]);
@@ -122,55 +114,7 @@ export function EndpointEditor({
     [draft.steps, draft.auth, draft.authSchema, typedInput, schemas, lastTest, lastTestSnapshot],
   );
 
-  function change(patch: Partial<EndpointDraft>) {
-    setNotice(undefined);
-    setWarnings([]);
-    setDraft((current) => ({ ...current, ...patch }));
-  }
-  function changeResponse(patch: Partial<EndpointDraft["response"]>) {
-    setNotice(undefined);
-    setWarnings([]);
-    setDraft((current) => ({ ...current, response: { ...current.response, ...patch } }));
-  }
-  function setSteps(update: (steps: StepDraft[]) => StepDraft[]) {
-    setDraft((current) => ({ ...current, steps: update(current.steps) }));
-  }
-  function dropStepIssues(key: string) {
-    setIssues((current) => current.filter((issue) => !issue.path.startsWith(`${stepIssuePath(key)}.`)));
-  }
-
-  /** Server paths → editor paths (`steps.2.expression` → the step's key); a test run's `endpoint.` prefix is dropped. */
-  function placeIssues(raw: readonly ErrorIssue[], keys: readonly string[]): ErrorIssue[] {
-    return placeStepIssues(raw, keys, /^endpoint\./);
-  }
-
-  function save() {
-    const keys = draft.steps.map((step) => step.key);
-    const savedDraft = draft;
-    const input = toEndpointInput(draft);
-    setError(undefined);
-    setNotice(undefined);
-    setWarnings([]);
-    if (refuseOnLiveIssues(liveEndpointIssues(draft), draft.steps)) return;
-    startTransition(async () => {
-      const result = await actions.save(input);
-      if (!result.ok) {
-        setError(result.error);
-        setIssues(placeIssues(result.issues, keys));
-        focusFirstMarkedField();
-        return;
-      }
-      setIssues([]);
-      setWarnings(result.data.warnings ?? []);
-      setSaved(savedDraft);
-      stored.discardOffer();
-      if (!endpointId && result.data.id) {
-        router.push(`/projects/${projectId}/endpoints/${result.data.id}`);
-        return;
-      }
-      setNotice("Endpoint saved. Its cached responses were cleared.");
-    });
-  }
+  const save = () => editor.save(actions.save, "Endpoint saved. Its cached responses were cleared.");
 
   async function testRun(request: TestRunRequest) {
     const keys = draft.steps.map((step) => step.key);
@@ -205,28 +149,22 @@ export function EndpointEditor({
 
   useEditorShortcuts({
     save: () => {
-      if (!pending) save();
+      if (!editor.pending) save();
     },
     run: () => testPanel.current?.run(),
   });
 
   function restoreStoredDraft() {
-    const restored = stored.takeOffer();
-    if (!restored) return;
-    setDraft(restored);
-    setIssues([]);
-    setNotice(undefined);
-    setWarnings([]);
-    setLastRun(undefined);
+    if (editor.restoreStoredDraft()) setLastRun(undefined);
   }
 
-  const shownIssues = withLiveIssues(issues, liveEndpointIssues(draft));
   const top = (path: string) => messageAt(shownIssues, path);
   const unplaced = unplacedIssues(
     issues.filter((issue) => !isStepListIssue(issue)),
     PLACED_TOP,
   );
-  const authSchemas = schemas.filter((schema) => schema.kind === "auth");
+  const changeResponse = (patch: Partial<EndpointDraft["response"]>) => editor.changePart("response", patch);
+  const authSchemas = schemas.filter((schema) => schema.kind === "auth").map((schema) => schema.name);
   const url = `${invocationBase}${draft.slug.trim() || "<slug>"}`;
   const cacheable = canCache(draft);
   const cacheChoices = CACHE_CHOICES.some((choice) => choice.seconds === draft.cacheSeconds)
@@ -235,7 +173,7 @@ export function EndpointEditor({
 
   return (
     <div className="space-y-6">
-      <RestoreDraftBanner offer={stored.offer} noun="endpoint" onRestore={restoreStoredDraft} onDiscard={stored.discardOffer} />
+      <RestoreDraftBanner offer={editor.stored.offer} noun="endpoint" onRestore={restoreStoredDraft} onDiscard={editor.stored.discardOffer} />
       <EditorWorkbench
         flowLabel="Endpoint definition"
         sideLabel="Test the draft"
@@ -256,52 +194,40 @@ export function EndpointEditor({
               <CardHeader title="Route" />
               <CardBody className="space-y-4">
                 <div className="grid gap-4 @xl:grid-cols-2">
-                  <FieldShell id="endpoint-name" label="Name" error={top("name")}>
-                    <Input
-                      id="endpoint-name"
-                      value={draft.name}
-                      onChange={(event) => change({ name: event.target.value })}
-                      placeholder="Open tickets"
-                      invalid={Boolean(top("name"))}
-                    />
-                  </FieldShell>
-                  <FieldShell id="endpoint-group" label="Group" error={top("group")} hint="Optional: endpoints are listed in sections by group.">
-                    <Input
-                      id="endpoint-group"
-                      value={draft.group}
-                      onChange={(event) => change({ group: event.target.value })}
-                      placeholder="Tickets"
-                      invalid={Boolean(top("group"))}
-                    />
-                  </FieldShell>
+                  <TextField
+                    id="endpoint-name"
+                    label="Name"
+                    error={top("name")}
+                    value={draft.name}
+                    onChange={(event) => change({ name: event.target.value })}
+                    placeholder="Open tickets"
+                  />
+                  <TextField
+                    id="endpoint-group"
+                    label="Group"
+                    error={top("group")}
+                    hint="Optional: endpoints are listed in sections by group."
+                    value={draft.group}
+                    onChange={(event) => change({ group: event.target.value })}
+                    placeholder="Tickets"
+                  />
                 </div>
                 <div className="grid gap-4 @xl:grid-cols-[9rem_1fr]">
                   <FieldShell id="endpoint-method" label="Method" error={top("method")}>
-                    <Select id="endpoint-method" value={draft.method} onChange={(event) => change({ method: event.target.value as EndpointMethod })}>
-                      {ENDPOINT_METHODS.map((method) => (
-                        <option key={method} value={method}>
-                          {method}
-                        </option>
-                      ))}
-                    </Select>
+                    <NameSelect id="endpoint-method" names={ENDPOINT_METHODS} value={draft.method} onChange={(event) => change({ method: event.target.value as EndpointMethod })} />
                   </FieldShell>
-                  <FieldShell
+                  <TextField
                     id="endpoint-slug"
                     label="Slug"
                     error={top("slug")}
                     footer={<SlugSuggestion slug={draft.slug} onUse={(slug) => change({ slug })} />}
                     hint="Lowercase letters, digits and dashes. The same slug may exist once per method."
-                  >
-                    <Input
-                      id="endpoint-slug"
-                      value={draft.slug}
-                      onChange={(event) => change({ slug: event.target.value })}
-                      placeholder="open-tickets"
-                      className="font-mono"
-                      autoComplete="off"
-                      invalid={Boolean(top("slug"))}
-                    />
-                  </FieldShell>
+                    value={draft.slug}
+                    onChange={(event) => change({ slug: event.target.value })}
+                    placeholder="open-tickets"
+                    className="font-mono"
+                    autoComplete="off"
+                  />
                 </div>
                 <div className="flex items-center gap-2 rounded-md bg-slate-100 px-3 py-2">
                   <span className="shrink-0 font-mono text-xs font-semibold text-slate-600">{draft.method}</span>
@@ -330,73 +256,38 @@ export function EndpointEditor({
             <Card>
               <CardHeader title="Who may call it" />
               <CardBody className="space-y-5">
-                <fieldset>
-                  <legend className="sr-only">Who may call it</legend>
-                  <div className="grid gap-2 @xl:grid-cols-3">
-                    {ENDPOINT_AUTH_MODES.map((mode) => (
-                      <label
-                        key={mode}
-                        className={`flex cursor-pointer gap-2 rounded-lg border p-3 text-sm ${draft.auth === mode ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50"}`}
-                      >
-                        <input
-                          type="radio"
-                          name="endpoint-auth"
-                          value={mode}
-                          checked={draft.auth === mode}
-                          onChange={() => change({ auth: mode as EndpointAuthMode })}
-                          className="mt-0.5 accent-indigo-600"
-                        />
-                        <span>
-                          <span className="font-medium text-slate-900">{AUTH_MODE_LABELS[mode].label}</span>
-                          <span className="block text-xs text-slate-500">{AUTH_MODE_LABELS[mode].description}</span>
-                        </span>
-                      </label>
-                    ))}
-                  </div>
-                  {top("auth") && <p className="mt-1 text-sm text-rose-700">{top("auth")}</p>}
-                </fieldset>
+                <ChoiceCards
+                  legend="Who may call it"
+                  name="endpoint-auth"
+                  choices={ENDPOINT_AUTH_MODES}
+                  labels={AUTH_MODE_LABELS}
+                  value={draft.auth}
+                  onChange={(auth) => change({ auth })}
+                  error={top("auth")}
+                  className="@xl:grid-cols-3"
+                />
                 {draft.auth === "end_user" && (
-                  <FieldShell
+                  <SchemaSelectField
                     id="endpoint-auth-schema"
                     label="Auth schema"
+                    names={authSchemas}
+                    value={draft.authSchema}
+                    onChange={(authSchema) => change({ authSchema })}
                     error={top("authSchema")}
-                    hint={authSchemas.length === 0 ? "This project has no auth schema yet: create one under Schemas (kind Auth)." : "Tokens from this schema's login are accepted."}
-                  >
-                    <Select
-                      id="endpoint-auth-schema"
-                      value={draft.authSchema}
-                      onChange={(event) => change({ authSchema: event.target.value })}
-                      invalid={Boolean(top("authSchema"))}
-                      className="max-w-sm font-mono"
-                    >
-                      <option value="">Choose an auth schema…</option>
-                      {authSchemas.map((schema) => (
-                        <option key={schema.name} value={schema.name}>
-                          {schema.name}
-                        </option>
-                      ))}
-                      {draft.authSchema && !authSchemas.some((schema) => schema.name === draft.authSchema) && <option value={draft.authSchema}>{draft.authSchema}</option>}
-                    </Select>
-                  </FieldShell>
+                    hint="Tokens from this schema's login are accepted."
+                    emptyLabel="Choose an auth schema…"
+                    noneHint="This project has no auth schema yet: create one under Schemas (kind Auth)."
+                    className="max-w-sm font-mono"
+                  />
                 )}
                 <div className="grid gap-4 @xl:grid-cols-2">
-                  <FieldShell
+                  <AllowedOriginsField
                     id="endpoint-origins"
-                    label="Allowed browser origins"
+                    value={draft.allowedOrigins}
+                    onChange={(allowedOrigins) => change({ allowedOrigins })}
                     error={top("allowedOrigins")}
                     hint="One per line, such as https://shop.example, or * for any. Empty: no cross-origin browser calls (servers can always call)."
-                  >
-                    <Textarea
-                      id="endpoint-origins"
-                      rows={3}
-                      mono
-                      value={draft.allowedOrigins}
-                      onChange={(event) => change({ allowedOrigins: event.target.value })}
-                      placeholder="https://shop.example"
-                      invalid={Boolean(top("allowedOrigins"))}
-                      aria-describedby={describedBy("endpoint-origins", true, top("allowedOrigins"))}
-                    />
-                  </FieldShell>
+                  />
                   <FieldShell
                     id="endpoint-cache"
                     label="Cache responses for"
@@ -427,15 +318,12 @@ export function EndpointEditor({
             <FlowTemplatesProvider source={templateSource}>
               <StepListEditor
                 steps={draft.steps}
-                setSteps={setSteps}
+                setSteps={editor.setSteps}
                 issues={issues}
                 schemas={schemas}
                 emailTemplates={emailTemplates}
-                onStepEdited={() => {
-                  setNotice(undefined);
-                  setWarnings([]);
-                }}
-                onStepRemoved={dropStepIssues}
+                onStepEdited={editor.clearSaveMessages}
+                onStepRemoved={editor.dropStepIssues}
                 lastRun={lastRun}
                 emptyText="No steps yet: the endpoint answers its response template as it is."
                 description={
@@ -452,29 +340,23 @@ export function EndpointEditor({
                 <CardBody className="space-y-4">
                   <TemplatePositionProvider at="response">
                     <div className="grid gap-4 @xl:grid-cols-[9rem_16rem]">
-                      <FieldShell id="response-status" label="Status" error={top("response.status")}>
-                        <Input
-                          id="response-status"
-                          type="number"
-                          min={200}
-                          max={599}
-                          value={draft.response.status}
-                          onChange={(event) => changeResponse({ status: event.target.value })}
-                          invalid={Boolean(top("response.status"))}
-                        />
-                      </FieldShell>
+                      <TextField
+                        id="response-status"
+                        label="Status"
+                        error={top("response.status")}
+                        type="number"
+                        min={200}
+                        max={599}
+                        value={draft.response.status}
+                        onChange={(event) => changeResponse({ status: event.target.value })}
+                      />
                       <FieldShell id="response-content-type" label="Content type" error={top("response.contentType")}>
-                        <Select
+                        <NameSelect
                           id="response-content-type"
+                          names={RESPONSE_CONTENT_TYPES}
                           value={draft.response.contentType}
                           onChange={(event) => changeResponse({ contentType: event.target.value as ResponseContentType })}
-                        >
-                          {RESPONSE_CONTENT_TYPES.map((type) => (
-                            <option key={type} value={type}>
-                              {type}
-                            </option>
-                          ))}
-                        </Select>
+                        />
                       </FieldShell>
                     </div>
                     <FieldShell
@@ -512,14 +394,14 @@ export function EndpointEditor({
             </FlowTemplatesProvider>
 
             <EditorSaveBar
-              error={error}
+              error={editor.error}
               unplacedIssues={unplaced}
-              notice={notice}
-              warnings={warnings}
+              notice={editor.notice}
+              warnings={editor.warnings}
               issueCount={issues.length}
               idleText={endpointId ? "Changes apply to callers as soon as you save." : "Nothing is live until you save."}
               saveLabel={endpointId ? "Save endpoint" : "Create endpoint"}
-              pending={pending}
+              pending={editor.pending}
               onSave={save}
             />
           </>

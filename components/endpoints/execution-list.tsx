@@ -7,7 +7,7 @@ import { Card, CardBody } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
 import { EmptyState } from "@/components/ui/empty-state";
 import { Notice } from "@/components/ui/form-error";
-import { Input, Select } from "@/components/ui/input";
+import { Input, Select, type InputProps } from "@/components/ui/input";
 import { MethodBadge, OutcomeBadge, formatDuration, formatRunTime } from "./status-badges";
 
 export const OUTCOME_FILTERS = [
@@ -49,6 +49,17 @@ function timeControlValue(value: string | undefined): string {
 const FILTER_LABEL = "block text-xs font-medium text-slate-700";
 const FILTER_CONTROL = "mt-1 w-auto min-w-36";
 
+function FilterField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div>
+      <label htmlFor={id} className={FILTER_LABEL}>
+        {label}
+      </label>
+      {children}
+    </div>
+  );
+}
+
 function FilterSelect({
   name,
   label,
@@ -64,10 +75,7 @@ function FilterSelect({
 }) {
   const id = `execution-filter-${name}`;
   return (
-    <div>
-      <label htmlFor={id} className={FILTER_LABEL}>
-        {label}
-      </label>
+    <FilterField id={id} label={label}>
       <Select id={id} name={name} defaultValue={value ?? ""} className={FILTER_CONTROL}>
         <option value="">{anyLabel}</option>
         {options.map((option) => (
@@ -78,8 +86,36 @@ function FilterSelect({
         {/* A filter on something since deleted stays visible, so that the list is never filtered by an unseen value. */}
         {value && !options.some((option) => option.value === value) && <option value={value}>{value}</option>}
       </Select>
-    </div>
+    </FilterField>
   );
+}
+
+/** A text or time filter of the form, labelled, its id and name from `name`. */
+function FilterInput({ name, label, className = FILTER_CONTROL, ...props }: InputProps & { name: string; label: string }) {
+  const id = `execution-filter-${name}`;
+  return (
+    <FilterField id={id} label={label}>
+      <Input id={id} name={name} className={className} {...props} />
+    </FilterField>
+  );
+}
+
+/** The columns of the runs table: an endpoint's runs show source and status, an automation's trigger and attempt. */
+function runColumns({ automation, actions }: { automation: boolean; actions: boolean }): { key: string; label: ReactNode; edge?: boolean; numeric?: boolean }[] {
+  return [
+    { key: "when", label: "When", edge: true },
+    ...(automation
+      ? [
+          { key: "trigger", label: "Trigger" },
+          { key: "attempt", label: "Attempt", numeric: true },
+        ]
+      : [{ key: "source", label: "Source" }]),
+    { key: "outcome", label: "Outcome" },
+    ...(automation ? [] : [{ key: "status", label: "Status", numeric: true }]),
+    { key: "duration", label: "Duration", numeric: true },
+    { key: "detail", label: automation ? "Error" : "Steps", edge: true },
+    ...(actions ? [{ key: "actions", label: <span className="sr-only">Actions</span>, edge: true }] : []),
+  ];
 }
 
 /**
@@ -125,34 +161,19 @@ function ExecutionFilterForm({
       )}
       <FilterSelect name="outcome" label="Outcome" value={filters.outcome} anyLabel="All outcomes" options={OUTCOME_FILTERS} />
       {!automation && (
-        <div>
-          <label htmlFor="execution-filter-status" className={FILTER_LABEL}>
-            Status code
-          </label>
-          <Input
-            id="execution-filter-status"
-            name="status"
-            defaultValue={filters.status ?? ""}
-            placeholder="404 or 4xx"
-            inputMode="text"
-            pattern="[1-5]([0-9][0-9]|xx)"
-            title="A status code such as 404, or a class such as 4xx"
-            className={cn(FILTER_CONTROL, "w-28 min-w-0")}
-          />
-        </div>
+        <FilterInput
+          name="status"
+          label="Status code"
+          defaultValue={filters.status ?? ""}
+          placeholder="404 or 4xx"
+          inputMode="text"
+          pattern="[1-5]([0-9][0-9]|xx)"
+          title="A status code such as 404, or a class such as 4xx"
+          className={cn(FILTER_CONTROL, "w-28 min-w-0")}
+        />
       )}
-      <div>
-        <label htmlFor="execution-filter-from" className={FILTER_LABEL}>
-          Started from (UTC)
-        </label>
-        <Input id="execution-filter-from" name="from" type="datetime-local" step={1} defaultValue={timeControlValue(filters.from)} className={FILTER_CONTROL} />
-      </div>
-      <div>
-        <label htmlFor="execution-filter-to" className={FILTER_LABEL}>
-          Started before (UTC)
-        </label>
-        <Input id="execution-filter-to" name="to" type="datetime-local" step={1} defaultValue={timeControlValue(filters.to)} className={FILTER_CONTROL} />
-      </div>
+      <FilterInput name="from" label="Started from (UTC)" type="datetime-local" step={1} defaultValue={timeControlValue(filters.from)} />
+      <FilterInput name="to" label="Started before (UTC)" type="datetime-local" step={1} defaultValue={timeControlValue(filters.to)} />
       <div className="flex gap-2">
         <button type="submit" className={buttonClasses("primary", "md")}>
           Apply filters
@@ -277,42 +298,11 @@ export function ExecutionList({
               <table className="w-full text-left text-sm">
                 <thead className="border-b border-slate-100 text-xs whitespace-nowrap uppercase tracking-wide text-slate-500">
                   <tr>
-                    <th scope="col" className="px-5 py-2 font-medium">
-                      When
-                    </th>
-                    {automation ? (
-                      <>
-                        <th scope="col" className="px-3 py-2 font-medium">
-                          Trigger
-                        </th>
-                        <th scope="col" className="px-3 py-2 text-right font-medium">
-                          Attempt
-                        </th>
-                      </>
-                    ) : (
-                      <th scope="col" className="px-3 py-2 font-medium">
-                        Source
+                    {runColumns({ automation, actions: Boolean(actions) }).map((column) => (
+                      <th key={column.key} scope="col" className={cn(column.edge ? "px-5" : "px-3", "py-2", column.numeric && "text-right", "font-medium")}>
+                        {column.label}
                       </th>
-                    )}
-                    <th scope="col" className="px-3 py-2 font-medium">
-                      Outcome
-                    </th>
-                    {!automation && (
-                      <th scope="col" className="px-3 py-2 text-right font-medium">
-                        Status
-                      </th>
-                    )}
-                    <th scope="col" className="px-3 py-2 text-right font-medium">
-                      Duration
-                    </th>
-                    <th scope="col" className="px-5 py-2 font-medium">
-                      {automation ? "Error" : "Steps"}
-                    </th>
-                    {actions && (
-                      <th scope="col" className="px-5 py-2 font-medium">
-                        <span className="sr-only">Actions</span>
-                      </th>
-                    )}
+                    ))}
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-slate-100">

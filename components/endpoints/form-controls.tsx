@@ -1,11 +1,15 @@
-import { cloneElement, isValidElement, type ReactNode, type TextareaHTMLAttributes } from "react";
+import type { ReactNode, TextareaHTMLAttributes } from "react";
+import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/cn";
-import { Label } from "@/components/ui/label";
+import { FieldShell } from "@/components/ui/field";
 import { FieldError } from "@/components/ui/form-error";
 
+// FieldShell lives with the other field pieces in components/ui; the schema editor still imports it from here.
+export { describedBy, FieldShell } from "@/components/ui/field";
+
 /**
- * Form controls the editors need beyond components/ui: a textarea styled like Input, a checkbox
- * with its label, and a wrapper that wires a label, a hint and an error to any control by id.
+ * Form controls the editors need beyond components/ui: a textarea styled like Input, the allowed
+ * origins field, a checkbox with its label, icon buttons, and the pieces of editable row lists.
  */
 
 const TEXTAREA =
@@ -23,53 +27,13 @@ export function Textarea({ className, invalid, mono, ...props }: TextareaHTMLAtt
   );
 }
 
-/**
- * A label above a control, a hint under it (hidden while there is an error) and the error. A single
- * control child with the same id that names no descriptions itself is described by the hint or error.
- */
-export function FieldShell({
-  id,
-  label,
-  hint,
-  error,
-  children,
-  className,
-  footer,
-}: {
-  id: string;
-  label: ReactNode;
-  hint?: ReactNode;
-  error?: string;
-  children: ReactNode;
-  className?: string;
-  /** Shown under the error, such as a suggested fix. */
-  footer?: ReactNode;
-}) {
+/** The browser origins allowed to call an endpoint or post to a form, one per line. */
+export function AllowedOriginsField({ id, value, onChange, error, hint }: { id: string; value: string; onChange: (value: string) => void; error?: string; hint: ReactNode }) {
   return (
-    <div className={className}>
-      <Label htmlFor={id}>{label}</Label>
-      <div className="mt-1">{describeControl(id, children, hint, error)}</div>
-      {hint && !error && (
-        <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
-          {hint}
-        </p>
-      )}
-      <FieldError id={`${id}-error`} message={error} />
-      {footer}
-    </div>
+    <FieldShell id={id} label="Allowed browser origins" error={error} hint={hint}>
+      <Textarea id={id} rows={3} mono value={value} onChange={(event) => onChange(event.target.value)} placeholder="https://shop.example" invalid={Boolean(error)} />
+    </FieldShell>
   );
-}
-
-function describeControl(id: string, children: ReactNode, hint: unknown, error: unknown): ReactNode {
-  if (!isValidElement<{ id?: string; "aria-describedby"?: string }>(children)) return children;
-  if (children.props.id !== id || children.props["aria-describedby"] !== undefined) return children;
-  const ids = describedBy(id, hint, error);
-  return ids === undefined ? children : cloneElement(children, { "aria-describedby": ids });
-}
-
-/** The aria-describedby of a control inside FieldShell. */
-export function describedBy(id: string, hint: unknown, error: unknown): string | undefined {
-  return [hint && !error ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
 }
 
 export function Checkbox({
@@ -139,38 +103,56 @@ export function IconButton({
   );
 }
 
-export function ArrowUpIcon() {
+/** The remove button of one row in a list the owner edits (headers, checks, input fields). */
+export function RemoveRowButton({ label, onClick }: { label: string; onClick: () => void }) {
+  return (
+    <IconButton label={label} tone="danger" onClick={onClick}>
+      <TrashIcon />
+    </IconButton>
+  );
+}
+
+/** A message as the start of a sentence: the server's issues begin in lower case. */
+export function capitalize(message: string): string {
+  return message.length > 0 ? message[0]!.toUpperCase() + message.slice(1) : message;
+}
+
+/** Under a list of rows: the error about the list as a whole (at `<id>-error`) and the button that adds a row. */
+export function RowListFooter({ id, error, addLabel, onAdd, disabled }: { id: string; error?: string; addLabel: string; onAdd: () => void; disabled?: boolean }) {
+  return (
+    <>
+      <FieldError id={`${id}-error`} message={error ? capitalize(error) : undefined} />
+      <Button variant="ghost" size="sm" className="mt-1 -ml-2 text-indigo-600" disabled={disabled} onClick={onAdd}>
+        + {addLabel}
+      </Button>
+    </>
+  );
+}
+
+const ARROW_UP_ICON_PATH =
+  "M10 17a.75.75 0 0 1-.75-.75V5.612L5.29 9.77a.75.75 0 0 1-1.08-1.04l5.25-5.5a.75.75 0 0 1 1.08 0l5.25 5.5a.75.75 0 1 1-1.08 1.04l-3.96-4.158V16.25A.75.75 0 0 1 10 17Z";
+const ARROW_DOWN_ICON_PATH =
+  "M10 3a.75.75 0 0 1 .75.75v10.638l3.96-4.158a.75.75 0 1 1 1.08 1.04l-5.25 5.5a.75.75 0 0 1-1.08 0l-5.25-5.5a.75.75 0 1 1 1.08-1.04l3.96 4.158V3.75A.75.75 0 0 1 10 3Z";
+const TRASH_ICON_PATH =
+  "M8.75 1A2.75 2.75 0 0 0 6 3.75v.443c-.795.077-1.584.176-2.365.298a.75.75 0 1 0 .23 1.482l.149-.022.841 10.518A2.75 2.75 0 0 0 7.596 19h4.807a2.75 2.75 0 0 0 2.742-2.53l.841-10.52.149.023a.75.75 0 0 0 .23-1.482A41.03 41.03 0 0 0 14 4.193V3.75A2.75 2.75 0 0 0 11.25 1h-2.5ZM10 4c.84 0 1.673.025 2.5.075V3.75c0-.69-.56-1.25-1.25-1.25h-2.5c-.69 0-1.25.56-1.25 1.25v.325C8.327 4.025 9.16 4 10 4ZM8.58 7.72a.75.75 0 0 0-1.5.06l.3 7.5a.75.75 0 1 0 1.5-.06l-.3-7.5Zm4.34.06a.75.75 0 1 0-1.5-.06l-.3 7.5a.75.75 0 1 0 1.5.06l.3-7.5Z";
+
+/** A 20×20 solid icon, decorative: its button carries the name. */
+function SolidIcon({ path }: { path: string }) {
   return (
     <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
-      <path
-        fillRule="evenodd"
-        d="M10 17a.75.75 0 0 1-.75-.75V5.612L5.29 9.77a.75.75 0 0 1-1.08-1.04l5.25-5.5a.75.75 0 0 1 1.08 0l5.25 5.5a.75.75 0 1 1-1.08 1.04l-3.96-4.158V16.25A.75.75 0 0 1 10 17Z"
-        clipRule="evenodd"
-      />
+      <path fillRule="evenodd" d={path} clipRule="evenodd" />
     </svg>
   );
+}
+
+export function ArrowUpIcon() {
+  return <SolidIcon path={ARROW_UP_ICON_PATH} />;
 }
 
 export function ArrowDownIcon() {
-  return (
-    <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
-      <path
-        fillRule="evenodd"
-        d="M10 3a.75.75 0 0 1 .75.75v10.638l3.96-4.158a.75.75 0 1 1 1.08 1.04l-5.25 5.5a.75.75 0 0 1-1.08 0l-5.25-5.5a.75.75 0 1 1 1.08-1.04l3.96 4.158V3.75A.75.75 0 0 1 10 3Z"
-        clipRule="evenodd"
-      />
-    </svg>
-  );
+  return <SolidIcon path={ARROW_DOWN_ICON_PATH} />;
 }
 
 export function TrashIcon() {
-  return (
-    <svg viewBox="0 0 20 20" fill="currentColor" className="size-4" aria-hidden="true">
-      <path
-        fillRule="evenodd"
-        d="M8.75 1A2.75 2.75 0 0 0 6 3.75v.443c-.795.077-1.584.176-2.365.298a.75.75 0 1 0 .23 1.482l.149-.022.841 10.518A2.75 2.75 0 0 0 7.596 19h4.807a2.75 2.75 0 0 0 2.742-2.53l.841-10.52.149.023a.75.75 0 0 0 .23-1.482A41.03 41.03 0 0 0 14 4.193V3.75A2.75 2.75 0 0 0 11.25 1h-2.5ZM10 4c.84 0 1.673.025 2.5.075V3.75c0-.69-.56-1.25-1.25-1.25h-2.5c-.69 0-1.25.56-1.25 1.25v.325C8.327 4.025 9.16 4 10 4ZM8.58 7.72a.75.75 0 0 0-1.5.06l.3 7.5a.75.75 0 1 0 1.5-.06l-.3-7.5Zm4.34.06a.75.75 0 1 0-1.5-.06l-.3 7.5a.75.75 0 1 0 1.5.06l.3-7.5Z"
-        clipRule="evenodd"
-      />
-    </svg>
-  );
+  return <SolidIcon path={TRASH_ICON_PATH} />;
 }

@@ -2,10 +2,9 @@
 
 import type { ErrorIssue } from "@/lib/errors";
 import { INPUT_FIELD_TYPES, INPUT_LIMITS, type InputFieldType, type InputLocation } from "@/lib/endpoints/endpoint-input";
-import { Button } from "@/components/ui/button";
 import { FieldError } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
-import { IconButton, TrashIcon } from "./form-controls";
+import { capitalize, RemoveRowButton, RowListFooter } from "./form-controls";
 import { inputIssuePath, newInputFieldDraft, type InputFieldDraft } from "./input-fields-draft";
 
 const TYPE_LABELS: Record<InputFieldType, string> = {
@@ -16,6 +15,14 @@ const TYPE_LABELS: Record<InputFieldType, string> = {
   array: "List",
   object: "Object",
 };
+
+/** The table's columns; the last one holds the remove buttons. */
+const COLUMNS = ["Name", "In", "Type", "Required", "Allowed values", "Min", "Max", "Pattern"] as const;
+
+const BOUNDS = [
+  ["min", "Minimum"],
+  ["max", "Maximum"],
+] as const;
 
 const BOUND_HINTS: Partial<Record<InputFieldType, string>> = { string: "length", array: "items", number: "value", integer: "value" };
 
@@ -70,30 +77,11 @@ export function InputFieldsTable({
             <caption className="sr-only">Declared query parameters and body fields</caption>
             <thead className="text-xs text-slate-500">
               <tr>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  Name
-                </th>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  In
-                </th>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  Type
-                </th>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  Required
-                </th>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  Allowed values
-                </th>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  Min
-                </th>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  Max
-                </th>
-                <th scope="col" className="py-1 pr-2 font-medium">
-                  Pattern
-                </th>
+                {COLUMNS.map((column) => (
+                  <th key={column} scope="col" className="py-1 pr-2 font-medium">
+                    {column}
+                  </th>
+                ))}
                 <th scope="col" className="py-1 font-medium">
                   <span className="sr-only">Remove</span>
                 </th>
@@ -156,26 +144,18 @@ export function InputFieldsTable({
                         autoComplete="off"
                       />
                     </td>
-                    <td className="py-1 pr-2">
-                      <Input
-                        aria-label={label(`Minimum ${bounded ?? ""}`.trim())}
-                        value={row.min}
-                        onChange={(event) => set(row.key, { min: event.target.value })}
-                        inputMode="decimal"
-                        disabled={!bounded && row.min === ""}
-                        className="w-20"
-                      />
-                    </td>
-                    <td className="py-1 pr-2">
-                      <Input
-                        aria-label={label(`Maximum ${bounded ?? ""}`.trim())}
-                        value={row.max}
-                        onChange={(event) => set(row.key, { max: event.target.value })}
-                        inputMode="decimal"
-                        disabled={!bounded && row.max === ""}
-                        className="w-20"
-                      />
-                    </td>
+                    {BOUNDS.map(([bound, name]) => (
+                      <td key={bound} className="py-1 pr-2">
+                        <Input
+                          aria-label={label(`${name} ${bounded ?? ""}`.trim())}
+                          value={row[bound]}
+                          onChange={(event) => set(row.key, { [bound]: event.target.value })}
+                          inputMode="decimal"
+                          disabled={!bounded && row[bound] === ""}
+                          className="w-20"
+                        />
+                      </td>
+                    ))}
                     <td className="py-1 pr-2">
                       <Input
                         aria-label={label("Pattern")}
@@ -188,13 +168,10 @@ export function InputFieldsTable({
                       />
                     </td>
                     <td className="py-1">
-                      <IconButton
+                      <RemoveRowButton
                         label={`Remove input field ${index + 1}${row.name ? ` (${row.name})` : ""}`}
-                        tone="danger"
                         onClick={() => onChange(rows.filter((candidate) => candidate.key !== row.key))}
-                      >
-                        <TrashIcon />
-                      </IconButton>
+                      />
                     </td>
                   </tr>
                 );
@@ -203,16 +180,13 @@ export function InputFieldsTable({
           </table>
         </div>
       )}
-      <FieldError id={`${id}-error`} message={whole.length > 0 ? whole.map((message) => message[0]!.toUpperCase() + message.slice(1)).join("; ") : undefined} />
-      <Button
-        variant="ghost"
-        size="sm"
-        className="mt-1 -ml-2 text-indigo-600"
+      <RowListFooter
+        id={id}
+        error={whole.length > 0 ? whole.map(capitalize).join("; ") : undefined}
+        addLabel="Add input field"
         disabled={full}
-        onClick={() => onChange([...rows, newInputFieldDraft(bodyAllowed ? "body" : "query")])}
-      >
-        + Add input field
-      </Button>
+        onAdd={() => onChange([...rows, newInputFieldDraft(bodyAllowed ? "body" : "query")])}
+      />
     </fieldset>
   );
 }

@@ -1,10 +1,9 @@
 "use client";
 
 import type { ErrorIssue } from "@/lib/errors";
-import { Button } from "@/components/ui/button";
 import { FieldError } from "@/components/ui/form-error";
-import { Input, Select } from "@/components/ui/input";
-import { IconButton, TrashIcon } from "./form-controls";
+import { Input, NameSelect } from "@/components/ui/input";
+import { RemoveRowButton, RowListFooter } from "./form-controls";
 import { newRow, type RowDraft } from "./endpoint-draft";
 import { messageAt } from "./issues";
 import { TemplateInput } from "./template-field";
@@ -62,22 +61,16 @@ export function KeyValueRows({
                       {`${nameLabel} ${index + 1}`}
                     </label>
                     {nameOptions ? (
-                      <Select
+                      <NameSelect
                         id={`${rowId}-name`}
+                        names={nameOptions}
+                        emptyLabel="Choose a field…"
                         value={row.name}
                         onChange={(event) => set(row.key, { name: event.target.value })}
                         invalid={Boolean(error)}
                         aria-describedby={error ? `${rowId}-error` : undefined}
                         className="font-mono"
-                      >
-                        <option value="">Choose a field…</option>
-                        {nameOptions.map((option) => (
-                          <option key={option} value={option}>
-                            {option}
-                          </option>
-                        ))}
-                        {row.name && !nameOptions.includes(row.name) && <option value={row.name}>{row.name}</option>}
-                      </Select>
+                      />
                     ) : (
                       <Input
                         id={`${rowId}-name`}
@@ -104,13 +97,7 @@ export function KeyValueRows({
                     />
                   </div>
                   <div className="pt-1">
-                    <IconButton
-                      label={`Remove ${nameLabel.toLowerCase()} ${index + 1}`}
-                      tone="danger"
-                      onClick={() => onChange(rows.filter((candidate) => candidate.key !== row.key))}
-                    >
-                      <TrashIcon />
-                    </IconButton>
+                    <RemoveRowButton label={`Remove ${nameLabel.toLowerCase()} ${index + 1}`} onClick={() => onChange(rows.filter((candidate) => candidate.key !== row.key))} />
                   </div>
                 </div>
                 <FieldError id={`${rowId}-error`} message={error} />
@@ -119,10 +106,7 @@ export function KeyValueRows({
           })}
         </div>
       )}
-      <FieldError id={`${id}-error`} message={whole ? whole[0]!.toUpperCase() + whole.slice(1) : undefined} />
-      <Button variant="ghost" size="sm" className="mt-1 -ml-2 text-indigo-600" onClick={() => onChange([...rows, newRow()])}>
-        + {addLabel}
-      </Button>
+      <RowListFooter id={id} error={whole} addLabel={addLabel} onAdd={() => onChange([...rows, newRow()])} />
     </fieldset>
   );
 }

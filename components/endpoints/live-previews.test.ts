@@ -2,7 +2,7 @@ import { createElement, type ComponentProps, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { newStepDraft, type StepDraft } from "./endpoint-draft";
-import { FieldShell } from "./form-controls";
+import { FieldShell } from "@/components/ui/field";
 import { lastRunStaleness, snapshotTestRun } from "./last-run-staleness";
 import { SlugSuggestion } from "./live-previews";
 import { StepRunResultView } from "./step-run-result";

@@ -8,10 +8,10 @@ import { FLOW_LIMITS } from "@/lib/flow/limits";
 import type { StepKind } from "@/lib/flow/steps/step-kind";
 import { AUTH_BUILT_IN_FIELDS } from "@/lib/flow/steps/shared/project-checks";
 import { SYSTEM_FIELDS } from "@/lib/records/record-names";
-import { Button } from "@/components/ui/button";
 import { FieldError } from "@/components/ui/form-error";
-import { Input, Select } from "@/components/ui/input";
-import { Checkbox, FieldShell, IconButton, Textarea, TrashIcon, describedBy } from "./form-controls";
+import { describedBy, FieldShell, TextField } from "@/components/ui/field";
+import { NameSelect, Select } from "@/components/ui/input";
+import { Checkbox, RemoveRowButton, RowListFooter, Textarea } from "./form-controls";
 import { newKey, type CheckDraft, type StepDraft } from "./endpoint-draft";
 import { issuesUnder, messageAt } from "./issues";
 import { KeyValueRows } from "./key-value-rows";
@@ -76,23 +76,46 @@ function useSetting({ step, onChange, issues }: SettingsProps) {
   return { text, set, id, error };
 }
 
-function SchemaPicker({ props, label = "Schema" }: { props: SettingsProps; label?: string }) {
-  const { text, set, id, error } = useSetting(props);
-  const records = props.schemas.filter((schema) => schema.kind !== "component");
-  const current = text("schema");
+/** A schema of the project chosen by name (steps, the record trigger, the end-user auth schema); says so while there is none to choose. */
+export function SchemaSelectField({
+  id,
+  label = "Schema",
+  names,
+  value,
+  onChange,
+  error,
+  hint,
+  emptyLabel = "Choose a schema…",
+  noneHint = "This project has no schemas yet: create one under Schemas.",
+  className = "font-mono",
+}: {
+  id: string;
+  label?: string;
+  names: readonly string[];
+  value: string;
+  onChange: (name: string) => void;
+  error?: string;
+  hint?: string;
+  emptyLabel?: string;
+  noneHint?: string;
+  /** The select's classes. */
+  className?: string;
+}) {
   return (
-    <FieldShell id={id("schema")} label={label} error={error("schema")} hint={records.length === 0 ? "This project has no schemas yet: create one under Schemas." : undefined}>
-      <Select id={id("schema")} value={current} onChange={(event) => set("schema", event.target.value)} invalid={Boolean(error("schema"))} className="font-mono">
-        <option value="">Choose a schema…</option>
-        {records.map((schema) => (
-          <option key={schema.name} value={schema.name}>
-            {schema.name}
-          </option>
-        ))}
-        {current && !records.some((schema) => schema.name === current) && <option value={current}>{current}</option>}
-      </Select>
+    <FieldShell id={id} label={label} error={error} hint={names.length === 0 ? noneHint : hint}>
+      <NameSelect id={id} names={names} emptyLabel={emptyLabel} value={value} onChange={(event) => onChange(event.target.value)} invalid={Boolean(error)} className={className} />
     </FieldShell>
   );
+}
+
+/** The names of the schemas that hold records (components do not). */
+export function recordSchemaNames(schemas: readonly EditorSchema[]): string[] {
+  return schemas.filter((schema) => schema.kind !== "component").map((schema) => schema.name);
+}
+
+function SchemaPicker({ props }: { props: SettingsProps }) {
+  const { text, set, id, error } = useSetting(props);
+  return <SchemaSelectField id={id("schema")} names={recordSchemaNames(props.schemas)} value={text("schema")} onChange={(name) => set("schema", name)} error={error("schema")} />;
 }
 
 function fieldNamesOf(schemas: readonly EditorSchema[], name: string, options: { system?: boolean } = {}): string[] {
@@ -101,25 +124,45 @@ function fieldNamesOf(schemas: readonly EditorSchema[], name: string, options: {
   return [...(options.system ? SYSTEM_FIELDS : []), ...(schema.kind === "auth" ? AUTH_BUILT_IN_FIELDS : []), ...schema.fields.map((field) => field.name)];
 }
 
-function FiltersInput({ props, required }: { props: SettingsProps; required?: boolean }) {
+/** A setting written as a template over several lines (filters, bodies). */
+function TemplateAreaSetting({
+  props,
+  name,
+  label,
+  hint,
+  placeholder,
+  rows = 4,
+  mono = true,
+}: {
+  props: SettingsProps;
+  name: string;
+  label: string;
+  hint?: ReactNode;
+  placeholder: string;
+  rows?: number;
+  mono?: boolean;
+}) {
   const { text, set, id, error } = useSetting(props);
-  const hint = required
-    ? "One field=value per line; the first record matching all of them is updated."
-    : "One field=value per line; records must match all of them. Empty: every record.";
   return (
-    <FieldShell id={id("filters")} label="Filters" error={error("filters")} hint={hint}>
+    <FieldShell id={id(name)} label={label} error={error(name)} hint={hint}>
       <TemplateTextarea
-        id={id("filters")}
-        rows={3}
-        mono
-        value={text("filters")}
-        onValueChange={(value) => set("filters", value)}
-        placeholder={"status=open\nauthor={{user.id}}"}
-        invalid={Boolean(error("filters"))}
-        aria-describedby={describedBy(id("filters"), hint, error("filters"))}
+        id={id(name)}
+        rows={rows}
+        mono={mono}
+        value={text(name)}
+        onValueChange={(value) => set(name, value)}
+        placeholder={placeholder}
+        invalid={Boolean(error(name))}
       />
     </FieldShell>
   );
+}
+
+function FiltersInput({ props, required }: { props: SettingsProps; required?: boolean }) {
+  const hint = required
+    ? "One field=value per line; the first record matching all of them is updated."
+    : "One field=value per line; records must match all of them. Empty: every record.";
+  return <TemplateAreaSetting props={props} name="filters" label="Filters" hint={hint} rows={3} placeholder={"status=open\nauthor={{user.id}}"} />;
 }
 
 function quoted(names: readonly string[]): string {
@@ -156,17 +199,17 @@ function QuerySettings(props: SettingsProps) {
     <div className="grid gap-4 @xl:grid-cols-2">
       <SchemaPicker props={props} />
       <div className="grid grid-cols-2 gap-3">
-        <FieldShell id={id("limit")} label="Limit" error={error("limit")} hint={`At most ${FLOW_LIMITS.maxQueryLimit}.`}>
-          <Input
-            id={id("limit")}
-            type="number"
-            min={1}
-            max={FLOW_LIMITS.maxQueryLimit}
-            value={text("limit")}
-            onChange={(event) => set("limit", event.target.value)}
-            invalid={Boolean(error("limit"))}
-          />
-        </FieldShell>
+        <TextField
+          id={id("limit")}
+          label="Limit"
+          error={error("limit")}
+          hint={`At most ${FLOW_LIMITS.maxQueryLimit}.`}
+          type="number"
+          min={1}
+          max={FLOW_LIMITS.maxQueryLimit}
+          value={text("limit")}
+          onChange={(event) => set("limit", event.target.value)}
+        />
         <FieldShell id={id("sort")} label="Sort" error={error("sort")}>
           <Select id={id("sort")} value={sort} onChange={(event) => set("sort", event.target.value)} invalid={Boolean(error("sort"))}>
             <option value="">Store order</option>
@@ -244,24 +287,19 @@ function ConditionSettings(props: SettingsProps) {
     <div className="space-y-4">
       <ConditionChecks idPrefix={step.key} checks={step.checks} onChange={(checks) => onChange({ checks })} issues={issuesUnder(issues, "checks")} />
       <div className="grid gap-4 @xl:grid-cols-[12rem_10rem_1fr]">
-        <FieldShell id={id("combinator")} label="Pass when" error={error("combinator")}>
-          <Select id={id("combinator")} value={text("combinator") || "all"} onChange={(event) => set("combinator", event.target.value)}>
-            <option value="all">all checks pass</option>
-            <option value="any">any check passes</option>
-          </Select>
-        </FieldShell>
-        <FieldShell id={id("stopStatus")} label="Stop status" error={error("stopStatus")} hint="Default 422.">
-          <Input
-            id={id("stopStatus")}
-            type="number"
-            min={200}
-            max={599}
-            value={text("stopStatus")}
-            onChange={(event) => set("stopStatus", event.target.value)}
-            placeholder="422"
-            invalid={Boolean(error("stopStatus"))}
-          />
-        </FieldShell>
+        <PassWhenField id={id("combinator")} value={text("combinator") === "any" ? "any" : "all"} onChange={(value) => set("combinator", value)} error={error("combinator")} />
+        <TextField
+          id={id("stopStatus")}
+          label="Stop status"
+          error={error("stopStatus")}
+          hint="Default 422."
+          type="number"
+          min={200}
+          max={599}
+          value={text("stopStatus")}
+          onChange={(event) => set("stopStatus", event.target.value)}
+          placeholder="422"
+        />
         <FieldShell id={id("stopBody")} label="Stop body" error={error("stopBody")} hint='Default {"error":"condition not met"}.'>
           <TemplateInput
             id={id("stopBody")}
@@ -274,6 +312,30 @@ function ConditionSettings(props: SettingsProps) {
         </FieldShell>
       </div>
     </div>
+  );
+}
+
+/** Whether a condition passes when all its checks pass or when any does. */
+export function PassWhenField({
+  id,
+  value,
+  onChange,
+  error,
+  className,
+}: {
+  id: string;
+  value: "all" | "any";
+  onChange: (value: "all" | "any") => void;
+  error?: string;
+  className?: string;
+}) {
+  return (
+    <FieldShell id={id} label="Pass when" error={error} className={className}>
+      <Select id={id} value={value} onChange={(event) => onChange(event.target.value === "any" ? "any" : "all")}>
+        <option value="all">all checks pass</option>
+        <option value="any">any check passes</option>
+      </Select>
+    </FieldShell>
   );
 }
 
@@ -352,9 +414,7 @@ export function ConditionChecks({
                     )}
                   </div>
                   <div className="pt-1">
-                    <IconButton label={`Remove check ${index + 1}`} tone="danger" onClick={() => onChange(checks.filter((candidate) => candidate.key !== check.key))}>
-                      <TrashIcon />
-                    </IconButton>
+                    <RemoveRowButton label={`Remove check ${index + 1}`} onClick={() => onChange(checks.filter((candidate) => candidate.key !== check.key))} />
                   </div>
                 </div>
                 {checkIssues.length > 0 && (
@@ -365,16 +425,13 @@ export function ConditionChecks({
           );
         })}
       </div>
-      <FieldError id={`${idPrefix}-checks-error`} message={wholeChecks ? wholeChecks[0]!.toUpperCase() + wholeChecks.slice(1) : undefined} />
-      <Button
-        variant="ghost"
-        size="sm"
-        className="mt-1 -ml-2 text-indigo-600"
+      <RowListFooter
+        id={`${idPrefix}-checks`}
+        error={wholeChecks}
+        addLabel="Add check"
         disabled={checks.length >= FLOW_LIMITS.maxConditionChecks}
-        onClick={() => onChange([...checks, { key: newKey("check"), left: "", operator: "equals", right: "" }])}
-      >
-        + Add check
-      </Button>
+        onAdd={() => onChange([...checks, { key: newKey("check"), left: "", operator: "equals", right: "" }])}
+      />
     </fieldset>
   );
 }
@@ -464,13 +521,7 @@ function HttpSettings(props: SettingsProps) {
     <div className="space-y-4">
       <div className="grid gap-4 @xl:grid-cols-[8rem_1fr]">
         <FieldShell id={id("method")} label="Method" error={error("method")}>
-          <Select id={id("method")} value={method} onChange={(event) => set("method", event.target.value)}>
-            {HTTP_METHODS.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </Select>
+          <NameSelect id={id("method")} names={HTTP_METHODS} value={method} onChange={(event) => set("method", event.target.value)} />
         </FieldShell>
         <OutboundUrlField
           props={props}
@@ -480,17 +531,7 @@ function HttpSettings(props: SettingsProps) {
       </div>
       <HeadersRows {...props} />
       {method !== "GET" || text("body") !== "" ? (
-        <FieldShell id={id("body")} label="Body" error={error("body")} hint="A template; JSON unless you set another content-type header.">
-          <TemplateTextarea
-            id={id("body")}
-            rows={4}
-            mono
-            value={text("body")}
-            onValueChange={(value) => set("body", value)}
-            placeholder='{"title": "{{body.title}}"}'
-            invalid={Boolean(error("body"))}
-          />
-        </FieldShell>
+        <TemplateAreaSetting props={props} name="body" label="Body" hint="A template; JSON unless you set another content-type header." placeholder='{"title": "{{body.title}}"}' />
       ) : (
         <p className="text-xs text-slate-500">GET requests have no body.</p>
       )}
@@ -499,22 +540,11 @@ function HttpSettings(props: SettingsProps) {
 }
 
 function WebhookSettings(props: SettingsProps) {
-  const { text, set, id, error } = useSetting(props);
   return (
     <div className="space-y-4">
       <OutboundUrlField props={props} hint="Receives a POST; the reply is not awaited or captured." placeholder="https://hooks.example.com/new-ticket" />
       <HeadersRows {...props} />
-      <FieldShell id={id("body")} label="Body" error={error("body")} hint="Empty: the whole trigger payload as JSON.">
-        <TemplateTextarea
-          id={id("body")}
-          rows={4}
-          mono
-          value={text("body")}
-          onValueChange={(value) => set("body", value)}
-          placeholder='{"ticket": {{steps.create1}}}'
-          invalid={Boolean(error("body"))}
-        />
-      </FieldShell>
+      <TemplateAreaSetting props={props} name="body" label="Body" hint="Empty: the whole trigger payload as JSON." placeholder='{"ticket": {{steps.create1}}}' />
     </div>
   );
 }
@@ -536,15 +566,14 @@ function EmailSettings(props: SettingsProps) {
           />
         </FieldShell>
         <FieldShell id={id("template")} label="Content" error={error("template")}>
-          <Select id={id("template")} value={template} onChange={(event) => set("template", event.target.value)}>
-            <option value="">Write subject and body here</option>
-            {props.emailTemplates.map((name) => (
-              <option key={name} value={name}>
-                Saved template: {name}
-              </option>
-            ))}
-            {template && !props.emailTemplates.includes(template) && <option value={template}>Saved template: {template}</option>}
-          </Select>
+          <NameSelect
+            id={id("template")}
+            names={props.emailTemplates}
+            emptyLabel="Write subject and body here"
+            format={(name) => `Saved template: ${name}`}
+            value={template}
+            onChange={(event) => set("template", event.target.value)}
+          />
         </FieldShell>
       </div>
       {template === "" && (
@@ -566,16 +595,15 @@ function EmailSettings(props: SettingsProps) {
               </Select>
             </FieldShell>
           </div>
-          <FieldShell id={id("body")} label="Body" error={error("body")} hint={text("format") === "html" ? "Values placed into HTML are escaped." : undefined}>
-            <TemplateTextarea
-              id={id("body")}
-              rows={5}
-              value={text("body")}
-              onValueChange={(value) => set("body", value)}
-              placeholder={"Hello {{body.name}},\n\nWe received your request."}
-              invalid={Boolean(error("body"))}
-            />
-          </FieldShell>
+          <TemplateAreaSetting
+            props={props}
+            name="body"
+            label="Body"
+            hint={text("format") === "html" ? "Values placed into HTML are escaped." : undefined}
+            rows={5}
+            mono={false}
+            placeholder={"Hello {{body.name}},\n\nWe received your request."}
+          />
         </>
       )}
     </div>

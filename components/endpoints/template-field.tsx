@@ -1,6 +1,6 @@
 "use client";
 
-import { useLayoutEffect, useMemo, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type KeyboardEvent, type TextareaHTMLAttributes } from "react";
+import { useLayoutEffect, useMemo, useRef, useState, type ChangeEvent, type InputHTMLAttributes, type KeyboardEvent, type ReactNode, type TextareaHTMLAttributes } from "react";
 import type { TemplateContext } from "@/lib/flow/template-context/build-template-context";
 import { findUnresolvedPlaceholders, type UnresolvedPlaceholder } from "@/lib/flow/template-context/find-unresolved-placeholders";
 import { listPlaceholderSuggestions, type PlaceholderSuggestion } from "@/lib/flow/template-context/list-placeholder-suggestions";
@@ -205,29 +205,56 @@ function joinIds(...ids: Array<string | undefined | false>): string | undefined 
   return ids.filter(Boolean).join(" ") || undefined;
 }
 
+/** The props a template field hands its control: the text, the autocomplete's wiring and the descriptions. */
+type ControlProps = ReturnType<typeof useTemplateAutocomplete>["comboboxProps"] & {
+  id: string;
+  value: string;
+  onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
+  invalid?: boolean;
+  className: string;
+  "aria-describedby"?: string;
+};
+
+/** A template field around its control (an input or a textarea): the suggestion list and the unresolved placeholders under it. */
+function TemplateField({
+  id,
+  value,
+  onValueChange,
+  invalid,
+  className,
+  "aria-describedby": describedBy,
+  multiline,
+  control,
+}: Omit<TemplateFieldProps, "placeholder"> & { multiline: boolean; control: (props: ControlProps) => ReactNode }) {
+  const { comboboxProps, listbox, unresolved, onChange, hasContext } = useTemplateAutocomplete({ id, value, onValueChange, multiline });
+  const warningId = `${id}-placeholders`;
+  return (
+    <div className="relative">
+      {control({
+        id,
+        value,
+        onChange,
+        invalid,
+        className: cn(className, unresolved.length > 0 && !invalid && "ring-1 ring-amber-500"),
+        "aria-describedby": joinIds(describedBy, hasContext && unresolved.length > 0 && warningId),
+        ...comboboxProps,
+      })}
+      {listbox}
+      {hasContext && <UnresolvedList id={warningId} unresolved={unresolved} />}
+    </div>
+  );
+}
+
 type InputRest = Omit<InputHTMLAttributes<HTMLInputElement>, "value" | "onChange" | "id" | "role">;
 
 /** A one-line template field (URL, header value, record value, condition operand, email subject). */
 export function TemplateInput({ id, value, onValueChange, invalid, className, placeholder, "aria-describedby": describedBy, ...rest }: TemplateFieldProps & InputRest) {
-  const { comboboxProps, listbox, unresolved, onChange, hasContext } = useTemplateAutocomplete({ id, value, onValueChange, multiline: false });
-  const warningId = `${id}-placeholders`;
   return (
-    <div className="relative">
-      <Input
-        {...rest}
-        id={id}
-        value={value}
-        onChange={onChange}
-        placeholder={placeholder}
-        invalid={invalid}
-        autoComplete="off"
-        className={cn(className, unresolved.length > 0 && !invalid && "ring-1 ring-amber-500")}
-        aria-describedby={joinIds(describedBy, hasContext && unresolved.length > 0 && warningId)}
-        {...comboboxProps}
-      />
-      {listbox}
-      {hasContext && <UnresolvedList id={warningId} unresolved={unresolved} />}
-    </div>
+    <TemplateField
+      {...{ id, value, onValueChange, invalid, className, "aria-describedby": describedBy }}
+      multiline={false}
+      control={(control) => <Input {...rest} placeholder={placeholder} autoComplete="off" {...control} />}
+    />
   );
 }
 
@@ -245,24 +272,11 @@ export function TemplateTextarea({
   "aria-describedby": describedBy,
   ...rest
 }: TemplateFieldProps & TextareaRest & { mono?: boolean }) {
-  const { comboboxProps, listbox, unresolved, onChange, hasContext } = useTemplateAutocomplete({ id, value, onValueChange, multiline: true });
-  const warningId = `${id}-placeholders`;
   return (
-    <div className="relative">
-      <Textarea
-        {...rest}
-        id={id}
-        value={value}
-        onChange={onChange}
-        placeholder={placeholder}
-        invalid={invalid}
-        mono={mono}
-        className={cn(className, unresolved.length > 0 && !invalid && "ring-1 ring-amber-500")}
-        aria-describedby={joinIds(describedBy, hasContext && unresolved.length > 0 && warningId)}
-        {...comboboxProps}
-      />
-      {listbox}
-      {hasContext && <UnresolvedList id={warningId} unresolved={unresolved} />}
-    </div>
+    <TemplateField
+      {...{ id, value, onValueChange, invalid, className, "aria-describedby": describedBy }}
+      multiline
+      control={(control) => <Textarea {...rest} placeholder={placeholder} mono={mono} {...control} />}
+    />
   );
 }

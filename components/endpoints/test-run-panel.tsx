@@ -6,16 +6,15 @@ import type { ErrorIssue } from "@/lib/errors";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
-import { Button } from "@/components/ui/button";
 import { CodeBlock } from "@/components/ui/code-block";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Input } from "@/components/ui/input";
-import { Spinner } from "@/components/ui/spinner";
-import { FieldShell, Textarea } from "./form-controls";
+import { FieldShell } from "@/components/ui/field";
+import { Textarea } from "./form-controls";
 import { messageAt } from "./issues";
 import { OutcomeBadge, StepStatusBadge, formatDuration, formatRunTime } from "./status-badges";
-import { ShortcutHint, shortcutProps } from "./editor-shell";
+import { ShortcutButton } from "./editor-shell";
 import { prettyOutput } from "./step-run-result";
 import { useSampleFromInput } from "./use-sample-from-input";
 
@@ -187,11 +186,9 @@ export function TestRunPanel({
           issues={requestIssues.map((issue) => `${issue.path}: ${issue.message}`)}
         />
         <div className="flex items-center justify-end gap-3">
-          <ShortcutHint shortcut="run" />
-          <Button onClick={start} busy={pending} {...shortcutProps("run")}>
-            {pending && <Spinner />}
+          <ShortcutButton shortcut="run" pending={pending} onClick={start}>
             Run test
-          </Button>
+          </ShortcutButton>
         </div>
         {/* Present before any run, so that screen readers announce what changes in it. */}
         <p role="status" className="sr-only">

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, SelectHTMLAttributes } from "react";
+import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes } from "react";
 import { cn } from "./cn";
 
 const FIELD =
@@ -20,4 +20,29 @@ export interface SelectProps extends SelectHTMLAttributes<HTMLSelectElement> {
 
 export function Select({ className, invalid, ...props }: SelectProps) {
   return <select aria-invalid={invalid || undefined} className={cn(FIELD, "h-10 pr-8", invalid ? "border-rose-400" : "border-slate-300", className)} {...props} />;
+}
+
+/**
+ * A select over names (schemas, fields, templates, time zones, methods), after an optional empty
+ * choice. A value that is not among the names (a schema deleted since the step was saved) stays as
+ * its own option, so the select still shows what is saved.
+ */
+export function NameSelect({
+  names,
+  value,
+  emptyLabel,
+  format = (name) => name,
+  ...props
+}: Omit<SelectProps, "value" | "children"> & { names: readonly string[]; value: string; emptyLabel?: string; format?: (name: string) => ReactNode }) {
+  return (
+    <Select value={value} {...props}>
+      {emptyLabel !== undefined && <option value="">{emptyLabel}</option>}
+      {names.map((name) => (
+        <option key={name} value={name}>
+          {format(name)}
+        </option>
+      ))}
+      {value && !names.includes(value) && <option value={value}>{format(value)}</option>}
+    </Select>
+  );
 }

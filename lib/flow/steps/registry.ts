@@ -15,10 +15,11 @@ function defineStepRegistry<const T extends { readonly [K in keyof T]: StepDefin
 
 /**
  * Every step kind's definition (browser-safe), in the order the editor offers them. The one list of
- * step kinds: StepKind, STEP_KINDS, the flow schema (lib/flow/flow-definition.ts) and the project
- * checks are derived from it; the runners (runners.ts) and the editor's forms
- * (components/endpoints/step-settings.tsx) are maps over StepKind, so a kind without one fails the
- * type check, as does a definition whose `id` is not its key.
+ * step kinds: StepKind, STEP_KINDS, the flow schema (lib/flow/flow-definition.ts), the project
+ * checks and the editor's drafts (each definition's `editor` rules) are derived from it; the
+ * runners (runners.ts), the editor's forms (components/endpoints/step-settings.tsx) and the
+ * template fields (lib/flow/template-context/list-template-fields.ts) are maps over StepKind, so a
+ * kind without one fails the type check, as does a definition whose `id` is not its key.
  */
 export const STEP_DEFINITIONS = defineStepRegistry({
   query: queryStep,

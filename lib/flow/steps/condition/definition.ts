@@ -51,4 +51,5 @@ export const conditionStep = defineStep({
       .transform((body) => (body === undefined || body === "" ? null : body)),
   }),
   defaults: { checks: [{ left: "", operator: "exists" }], combinator: "all", stopStatus: null, stopBody: null },
+  editor: { checks: true, numbers: { stopStatus: "nullable" }, emptyIsNull: ["stopBody"], noOutput: true },
 });

@@ -15,6 +15,7 @@ export const createStep = defineStep({
     values: fieldValuesSchema.default({}),
   }),
   defaults: { schema: "", values: {} },
+  editor: { rows: "values" },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
   checkWithProject(settings, project) {
     const found = recordSchemaOf(project, settings.schema);

@@ -32,6 +32,7 @@ export const emailStep = defineStep({
   }),
   secretFields: ["body"],
   defaults: { to: "", template: null, subject: "", body: "", format: "text" },
+  editor: { emptyIsNull: ["template"], noOutput: true },
   timeoutMs: FLOW_LIMITS.mailTimeoutMs,
   refine(settings, ctx) {
     if (settings.template !== null) return;

@@ -25,6 +25,7 @@ export const httpStep = defineStep({
   }),
   secretFields: ["url", "headers", "body"],
   defaults: { method: "GET", url: "", headers: {}, body: "" },
+  editor: { rows: "headers" },
   timeoutMs: FLOW_LIMITS.outboundTimeoutMs,
   refine(settings, ctx) {
     if (settings.method === "GET" && settings.body.trim() !== "") {

@@ -26,6 +26,7 @@ export const queryStep = defineStep({
     expand: z.array(fieldNameSchema).max(FLOW_LIMITS.maxExpand).default([]),
   }),
   defaults: { schema: "", filters: "", limit: 20, sort: null, expand: [] },
+  editor: { numbers: { limit: "required" }, lists: ["expand"], emptyIsNull: ["sort"] },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
   checkWithProject(settings, project) {
     const found = recordSchemaOf(project, settings.schema);

@@ -15,4 +15,5 @@ export const transformStep = defineStep({
     }),
   }),
   defaults: { expression: "" },
+  editor: {},
 });

@@ -17,6 +17,7 @@ export const updateStep = defineStep({
     values: fieldValuesSchema.default({}),
   }),
   defaults: { schema: "", filters: "", values: {} },
+  editor: { rows: "values" },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
   refine(settings, ctx) {
     const parsed = parseFilterLines(settings.filters);

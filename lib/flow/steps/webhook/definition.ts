@@ -20,4 +20,5 @@ export const webhookStep = defineStep({
   }),
   secretFields: ["url", "headers", "body"],
   defaults: { url: "", headers: {}, body: "" },
+  editor: { rows: "headers", noOutput: true },
 });
