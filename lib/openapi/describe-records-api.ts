@@ -1,5 +1,6 @@
 import { LIST_QUERY_LIMITS, fieldFilterOps, isSortableField, searchableFields, systemFieldFilterOps } from "@/lib/records-service/parse-list-query";
 import { effectiveFields, type FieldDefinition, type SchemaDefinition } from "@/lib/schemas/schema-definition";
+import { SYSTEM_FIELDS } from "@/lib/records/record-names";
 import { createInputSchemaName, recordSchemaName, updateInputSchemaName } from "./describe-record-schemas";
 import { responseRef, schemaRef, type JsonSchema, type OpenApiOperation, type OpenApiParameter, type OpenApiPathItem } from "./openapi-document";
 
@@ -47,7 +48,7 @@ function listParameters(schema: SchemaDefinition): OpenApiParameter[] {
     const operators = fieldFilterOps(field);
     if (operators.length > 0) filterable[field.name] = filterProperty(filterValue(field), operators);
   }
-  const sortable = ["id", "createdAt", "updatedAt", ...fields.filter(isSortableField).map((field) => field.name)];
+  const sortable = [...SYSTEM_FIELDS, ...fields.filter(isSortableField).map((field) => field.name)];
   const relations = fields.filter((field) => field.type === "relation").map((field) => field.name);
   const searchable = searchableFields(schema);
   const parameters: OpenApiParameter[] = [

@@ -19,7 +19,7 @@ function pathsOf(input: unknown): string[] {
 
 const withField = (field: Record<string, unknown>, kind = "collection") => ({ name: "things", kind, fields: [field] });
 
-describe("schema definition: the DESIGN.md example", () => {
+describe("schema definition: the docs/DESIGN.md example", () => {
   it("accepts the documented shape unchanged", () => {
     const example = {
       name: "tickets",

@@ -25,7 +25,7 @@ async function recordContext({ projectId, project }: ProjectActionContext, schem
  * Runs a dashboard write so that a refused one lists every problem at once: a write checks unique
  * values only as it stores the record, once everything else passed (and names one field), so the
  * form's other issues and its taken unique values are reported together here. The records API
- * answers as DESIGN.md says (422, or 409 for a taken value); only this action's answer merges them.
+ * answers as docs/DESIGN.md says (422, or 409 for a taken value); only this action's answer merges them.
  */
 async function writeWithEveryIssue<T>(write: () => Promise<T>, check: FindTakenUniqueValuesOptions): Promise<T> {
   try {
