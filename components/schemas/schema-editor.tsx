@@ -8,6 +8,7 @@ import type { SchemaChangeEffects } from "@/lib/schemas/describe-schema-change";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardFooter, CardHeader } from "@/components/ui/card";
+import { ChoiceCards } from "@/components/ui/choice-cards";
 import { FormError, Notice } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
 import { Spinner } from "@/components/ui/spinner";
@@ -189,32 +190,18 @@ export function SchemaEditor({
               invalid={Boolean(topError("name"))}
             />
           </FieldShell>
-          <fieldset>
-            <legend className="text-sm font-medium text-slate-700">Kind</legend>
-            <div className="mt-2 grid gap-2 sm:grid-cols-3">
-              {SCHEMA_KINDS.map((option) => (
-                <label
-                  key={option}
-                  className={`flex gap-2 rounded-lg border p-3 text-sm ${kind === option ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200"} ${creating ? "cursor-pointer" : "cursor-not-allowed opacity-70"}`}
-                >
-                  <input
-                    type="radio"
-                    name="schema-kind"
-                    value={option}
-                    checked={kind === option}
-                    disabled={!creating}
-                    onChange={() => (edited(), setKind(option))}
-                    className="mt-0.5 accent-indigo-600"
-                  />
-                  <span>
-                    <span className="font-medium text-slate-900">{SCHEMA_KIND_LABELS[option].label}</span>
-                    <span className="block text-xs text-slate-500">{SCHEMA_KIND_LABELS[option].description}</span>
-                  </span>
-                </label>
-              ))}
-            </div>
-            {topError("kind") && <p className="mt-1 text-sm text-rose-700">{topError("kind")}</p>}
-          </fieldset>
+          <ChoiceCards
+            legend="Kind"
+            legendVisible
+            name="schema-kind"
+            choices={SCHEMA_KINDS}
+            labels={SCHEMA_KIND_LABELS}
+            value={kind}
+            onChange={(option) => (edited(), setKind(option))}
+            disabled={!creating}
+            error={topError("kind")}
+            className="sm:grid-cols-3"
+          />
         </CardBody>
       </Card>
 

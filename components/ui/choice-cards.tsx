@@ -14,6 +14,8 @@ export function ChoiceCards<T extends string>({
   onChange,
   error,
   className,
+  legendVisible = false,
+  disabled = false,
 }: {
   legend: string;
   /** The radio group's name. */
@@ -25,20 +27,25 @@ export function ChoiceCards<T extends string>({
   error?: string;
   /** The grid's columns. */
   className?: string;
+  /** Show the legend above the cards (else it names the group for assistive technology only). */
+  legendVisible?: boolean;
+  /** The choice is shown but cannot change (e.g. fixed once created). */
+  disabled?: boolean;
 }) {
   return (
     <fieldset>
-      <legend className="sr-only">{legend}</legend>
-      <div className={cn("grid gap-2", className)}>
+      <legend className={legendVisible ? "text-sm font-medium text-slate-700" : "sr-only"}>{legend}</legend>
+      <div className={cn("grid gap-2", legendVisible && "mt-2", className)}>
         {choices.map((choice) => (
           <label
             key={choice}
             className={cn(
-              "flex cursor-pointer gap-2 rounded-lg border p-3 text-sm has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600",
-              value === choice ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200 hover:bg-slate-50",
+              "flex gap-2 rounded-lg border p-3 text-sm has-focus-visible:outline-2 has-focus-visible:outline-offset-2 has-focus-visible:outline-indigo-600",
+              value === choice ? "border-indigo-400 bg-indigo-50/50 ring-1 ring-indigo-400" : "border-slate-200",
+              disabled ? "cursor-not-allowed opacity-70" : cn("cursor-pointer", value !== choice && "hover:bg-slate-50"),
             )}
           >
-            <input type="radio" name={name} value={choice} checked={value === choice} onChange={() => onChange(choice)} className="mt-0.5 accent-indigo-600" />
+            <input type="radio" name={name} value={choice} checked={value === choice} disabled={disabled} onChange={() => onChange(choice)} className="mt-0.5 accent-indigo-600" />
             <span>
               <span className="font-medium text-slate-900">{labels[choice].label}</span>
               <span className="block text-xs text-slate-500">{labels[choice].description}</span>
