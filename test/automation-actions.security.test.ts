@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { getAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
 import { replayPayloadOf } from "@/lib/automations/replay-payload";
 import { waitForAutomationRuns } from "@/test/support/automation-runs";
@@ -8,7 +8,7 @@ import { EXECUTIONS_COLLECTION } from "@/lib/flow/execution-log/execution-log-en
 import { newId } from "@/lib/ids";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { closeActionSuiteResources, itSweepsEveryAction } from "@/test/support/cross-tenant-actions";
+import { crossTenantTest, itSweepsEveryAction } from "@/test/support/cross-tenant-actions";
 import { dashboardSession } from "@/test/support/dashboard-session";
 
 /**
@@ -25,20 +25,22 @@ vi.mock("next/cache", async () => (await import("@/test/support/dashboard-sessio
 
 const actions = await import("@/app/(dashboard)/projects/[projectId]/automations/actions");
 
-let A: ProjectFixture & { automationId: string; executionId: string };
-let B: ProjectFixture & { automationId: string; executionId: string };
+type Tenant = ProjectFixture & { automationId: string; executionId: string };
+interface Tenants {
+  A: Tenant;
+  B: Tenant;
+}
 
 const draft = { name: "planted", enabled: true, trigger: { type: "manual" }, steps: [], retry: { attempts: 0, backoffSeconds: 30 } };
 
-async function withAutomationAndRun(fixture: ProjectFixture): Promise<ProjectFixture & { automationId: string; executionId: string }> {
-  const automation = await createAutomation({ projectId: fixture.projectId, input: { name: `Owned by ${fixture.projectId}`, trigger: { type: "manual" }, steps: [] } });
-  const store = await getProjectRecordStore({ projectId: fixture.projectId });
+/** Puts a failed run of the automation in the project's execution log, with the request body the log kept; answers its id. */
+async function insertFailedRun(projectId: string, automationId: string, body: string): Promise<string> {
+  const store = await getProjectRecordStore({ projectId });
   const executionId = newId("execution");
-  // A failed run whose payload the log kept whole: Run again would queue it.
   await store.insert(EXECUTIONS_COLLECTION, {
     id: executionId,
     source: "automation",
-    automationId: automation.id,
+    automationId,
     endpointId: null,
     startedAt: new Date().toISOString(),
     durationMs: 2,
@@ -46,8 +48,15 @@ async function withAutomationAndRun(fixture: ProjectFixture): Promise<ProjectFix
     httpStatus: null,
     error: "boom",
     steps: [],
-    request: { query: null, body: JSON.stringify({ email: "a@example.com" }) },
+    request: { query: null, body },
   });
+  return executionId;
+}
+
+async function withAutomationAndRun(fixture: ProjectFixture): Promise<Tenant> {
+  const automation = await createAutomation({ projectId: fixture.projectId, input: { name: `Owned by ${fixture.projectId}`, trigger: { type: "manual" }, steps: [] } });
+  // A failed run whose payload the log kept whole: Run again would queue it.
+  const executionId = await insertFailedRun(fixture.projectId, automation.id, JSON.stringify({ email: "a@example.com" }));
   return { ...fixture, automationId: automation.id, executionId };
 }
 
@@ -58,7 +67,7 @@ async function snapshot(fixture: ProjectFixture): Promise<string> {
   return JSON.stringify({ automations: await listAutomations({ projectId: fixture.projectId }), runs: runs.map((run) => run.id) });
 }
 
-function refusedWithoutLeak(result: unknown, label: string): void {
+function refusedWithoutLeak({ A }: Tenants, result: unknown, label: string): void {
   const value = result as { ok?: boolean; error?: string; code?: string };
   expect(value.ok, label).not.toBe(true);
   expect(value.error, label).toMatch(/not found/i);
@@ -66,58 +75,59 @@ function refusedWithoutLeak(result: unknown, label: string): void {
   for (const secret of [A.automationId, A.executionId, `Owned by ${A.projectId}`, "a@example.com"]) expect(text, label).not.toContain(secret);
 }
 
-beforeAll(async () => {
-  A = await withAutomationAndRun(await createProjectFixture("Automations of A"));
-  B = await withAutomationAndRun(await createProjectFixture("Automations of B"));
+const it = crossTenantTest(async (): Promise<Tenants> => {
+  const A = await withAutomationAndRun(await createProjectFixture("Automations of A"));
+  const B = await withAutomationAndRun(await createProjectFixture("Automations of B"));
   dashboardSession.cookie = B.owner.cookie;
+  return { A, B };
 });
 
-afterAll(closeActionSuiteResources);
-
 /** Each action, and every argument list B tries with A's ids. */
-const CASES: Record<keyof typeof actions, () => unknown[][]> = {
-  createAutomationAction: () => [[A.projectId, draft]],
-  updateAutomationAction: () => [
+const CASES: Record<keyof typeof actions, (tenants: Tenants) => unknown[][]> = {
+  createAutomationAction: ({ A }) => [[A.projectId, draft]],
+  updateAutomationAction: ({ A, B }) => [
     [A.projectId, A.automationId, { ...draft, name: "pwned" }],
     [B.projectId, A.automationId, { ...draft, name: "pwned" }],
   ],
-  setAutomationEnabledAction: () => [
+  setAutomationEnabledAction: ({ A, B }) => [
     [A.projectId, A.automationId, false],
     [B.projectId, A.automationId, false],
   ],
-  deleteAutomationAction: () => [
+  deleteAutomationAction: ({ A, B }) => [
     [A.projectId, A.automationId],
     [B.projectId, A.automationId],
   ],
-  runAutomationNowAction: () => [
+  runAutomationNowAction: ({ A, B }) => [
     [A.projectId, A.automationId, { x: 1 }],
     [B.projectId, A.automationId, { x: 1 }],
   ],
-  runAutomationAgainAction: () => [
+  runAutomationAgainAction: ({ A, B }) => [
     [A.projectId, A.automationId, A.executionId],
     [B.projectId, A.automationId, A.executionId],
     // B's own automation with A's execution: B's database does not hold it.
     [B.projectId, B.automationId, A.executionId],
   ],
-  exportAutomationsAction: () => [[A.projectId]],
-  importAutomationsAction: () => [[A.projectId, { automations: [draft] }]],
+  exportAutomationsAction: ({ A }) => [[A.projectId]],
+  importAutomationsAction: ({ A }) => [[A.projectId, { automations: [draft] }]],
 };
 
 describe("automations server actions across tenants", () => {
-  itSweepsEveryAction(() => ({ actions, cases: CASES, expectRefused: refusedWithoutLeak, snapshots: [() => snapshot(A), () => snapshot(B)] }));
+  itSweepsEveryAction(it, { actions, cases: CASES, expectRefused: refusedWithoutLeak, snapshots: ({ A, B }) => [snapshot(A), snapshot(B)] });
 
-  it("refuse a signed-in user of no workspace of the project the same way", async () => {
+  it("refuse a signed-in user of no workspace of the project the same way", async ({ tenants }) => {
+    const { A, B } = tenants;
     const stranger = await createProjectFixture("Stranger");
     dashboardSession.cookie = stranger.owner.cookie;
     try {
-      refusedWithoutLeak(await actions.exportAutomationsAction(A.projectId), "export as a stranger");
-      refusedWithoutLeak(await actions.runAutomationNowAction(A.projectId, A.automationId, {}), "run as a stranger");
+      refusedWithoutLeak(tenants, await actions.exportAutomationsAction(A.projectId), "export as a stranger");
+      refusedWithoutLeak(tenants, await actions.runAutomationNowAction(A.projectId, A.automationId, {}), "run as a stranger");
     } finally {
       dashboardSession.cookie = B.owner.cookie;
     }
   });
 
-  it("check arguments before anything else: a malformed payload or id is a 422 naming it", async () => {
+  it("check arguments before anything else: a malformed payload or id is a 422 naming it", async ({ tenants }) => {
+    const { B } = tenants;
     const payload = await actions.runAutomationNowAction(B.projectId, B.automationId, [1, 2] as unknown as Record<string, unknown>);
     expect(payload).toMatchObject({ ok: false, code: "validation_failed", issues: [{ path: "payload" }] });
     const enabled = await actions.setAutomationEnabledAction(B.projectId, B.automationId, "yes" as unknown as boolean);
@@ -126,7 +136,8 @@ describe("automations server actions across tenants", () => {
     expect(id.error).toBeTruthy();
   });
 
-  it("let B do the same with B's own ids", async () => {
+  it("let B do the same with B's own ids", async ({ tenants }) => {
+    const { B } = tenants;
     const exported = await actions.exportAutomationsAction(B.projectId);
     expect(exported).toMatchObject({ ok: true });
     expect(JSON.stringify(exported)).toContain(`Owned by ${B.projectId}`);
@@ -141,25 +152,16 @@ describe("automations server actions across tenants", () => {
     expect(await actions.deleteAutomationAction(B.projectId, id)).toEqual({ ok: true });
   });
 
-  it("explain, not queue, a run whose payload the log could not keep whole", async () => {
-    const store = await getProjectRecordStore({ projectId: B.projectId });
-    const executionId = newId("execution");
-    await store.insert(EXECUTIONS_COLLECTION, {
-      id: executionId,
-      source: "automation",
-      automationId: B.automationId,
-      startedAt: new Date().toISOString(),
-      durationMs: 1,
-      outcome: "failed",
-      steps: [],
-      request: { query: null, body: '{"token":"[redacted]"}' },
-    });
+  it("explain, not queue, a run whose payload the log could not keep whole", async ({ tenants }) => {
+    const { B } = tenants;
+    const executionId = await insertFailedRun(B.projectId, B.automationId, '{"token":"[redacted]"}');
     const again = await actions.runAutomationAgainAction(B.projectId, B.automationId, executionId);
     expect(again).toMatchObject({ ok: false, issues: [{ path: "payload" }] });
     expect(again.ok === false && again.error).toMatch(/redacted/);
   });
 
-  it("queues the whole payload of a failed run again, though its log kept only a capped, redacted preview", async () => {
+  it("queues the whole payload of a failed run again, though its log kept only a capped, redacted preview", async ({ tenants }) => {
+    const { B } = tenants;
     const automation = await createAutomation({
       projectId: B.projectId,
       input: { name: "Fails on purpose", trigger: { type: "manual" }, steps: [{ type: "http", name: "call", url: "{{trigger.url}}" }] },

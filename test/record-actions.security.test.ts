@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, vi } from "vitest";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { createSchema } from "@/lib/schemas/create-schema";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { closeActionSuiteResources, itSweepsEveryAction } from "@/test/support/cross-tenant-actions";
+import { crossTenantTest, itSweepsEveryAction } from "@/test/support/cross-tenant-actions";
 import { dashboardSession } from "@/test/support/dashboard-session";
 
 /**
@@ -20,8 +20,10 @@ vi.mock("next/cache", async () => (await import("@/test/support/dashboard-sessio
 const actions = await import("@/app/(dashboard)/projects/[projectId]/records/actions");
 
 type Tenant = ProjectFixture & { schema: string; recordId: string; title: string };
-let A: Tenant;
-let B: Tenant;
+interface Tenants {
+  A: Tenant;
+  B: Tenant;
+}
 
 async function withNotes(fixture: ProjectFixture, schema: string): Promise<Tenant> {
   const store = await getProjectRecordStore({ projectId: fixture.projectId });
@@ -50,7 +52,7 @@ async function snapshot(tenant: Tenant): Promise<string> {
   return JSON.stringify(await store.find(tenant.schema, { sort: [{ field: "id", direction: "asc" }] }));
 }
 
-function refusedWithoutLeak(result: unknown, label: string): void {
+function refusedWithoutLeak({ A }: Tenants, result: unknown, label: string): void {
   const value = result as { ok?: boolean; error?: string };
   expect(value.ok, label).not.toBe(true);
   expect(value.error, label).toMatch(/not found|holds records|has the id/i);
@@ -58,34 +60,33 @@ function refusedWithoutLeak(result: unknown, label: string): void {
   for (const secret of [A.title, "Planted by"]) expect(text, label).not.toContain(secret);
 }
 
-beforeAll(async () => {
-  A = await withNotes(await createProjectFixture("Records of A"), "a_notes");
-  B = await withNotes(await createProjectFixture("Records of B"), "b_notes");
+const it = crossTenantTest(async (): Promise<Tenants> => {
+  const A = await withNotes(await createProjectFixture("Records of A"), "a_notes");
+  const B = await withNotes(await createProjectFixture("Records of B"), "b_notes");
   dashboardSession.cookie = B.owner.cookie;
+  return { A, B };
 });
 
-afterAll(closeActionSuiteResources);
-
 /** Each action, and every argument list B tries with A's ids. */
-const CASES: Record<keyof typeof actions, () => unknown[][]> = {
-  createRecordAction: () => [
+const CASES: Record<keyof typeof actions, (tenants: Tenants) => unknown[][]> = {
+  createRecordAction: ({ A, B }) => [
     [A.projectId, A.schema, { title: "pwned" }],
     [B.projectId, A.schema, { title: "pwned" }],
   ],
-  updateRecordAction: () => [
+  updateRecordAction: ({ A, B }) => [
     [A.projectId, A.schema, A.recordId, { title: "pwned" }],
     [B.projectId, B.schema, A.recordId, { title: "pwned" }],
     [B.projectId, A.schema, A.recordId, { title: "pwned" }],
   ],
-  deleteRecordAction: () => [
+  deleteRecordAction: ({ A, B }) => [
     [A.projectId, A.schema, A.recordId],
     [B.projectId, B.schema, A.recordId],
   ],
-  findTakenUniqueValuesAction: () => [
+  findTakenUniqueValuesAction: ({ A, B }) => [
     [A.projectId, A.schema, null, { title: "Planted" }],
     [B.projectId, A.schema, A.recordId, { title: "Planted" }],
   ],
-  searchRecordChoicesAction: () => [
+  searchRecordChoicesAction: ({ A, B }) => [
     [A.projectId, A.schema, ""],
     [A.projectId, A.schema, "Planted"],
     [A.projectId, A.schema, A.recordId],
@@ -94,25 +95,28 @@ const CASES: Record<keyof typeof actions, () => unknown[][]> = {
 };
 
 describe("records server actions across tenants", () => {
-  itSweepsEveryAction(() => ({ actions, cases: CASES, expectRefused: refusedWithoutLeak, snapshots: [() => snapshot(A), () => snapshot(B)] }));
+  itSweepsEveryAction(it, { actions, cases: CASES, expectRefused: refusedWithoutLeak, snapshots: ({ A, B }) => [snapshot(A), snapshot(B)] });
 
-  it("refuse the relation search of a signed-in user of no workspace of the project", async () => {
+  it("refuse the relation search of a signed-in user of no workspace of the project", async ({ tenants }) => {
+    const { A, B } = tenants;
     const stranger = await createProjectFixture("Stranger");
     dashboardSession.cookie = stranger.owner.cookie;
     try {
-      refusedWithoutLeak(await actions.searchRecordChoicesAction(A.projectId, A.schema, "Planted"), "search as a stranger");
-      refusedWithoutLeak(await actions.searchRecordChoicesAction(stranger.projectId, A.schema, A.recordId), "search A's schema from the stranger's project");
+      refusedWithoutLeak(tenants, await actions.searchRecordChoicesAction(A.projectId, A.schema, "Planted"), "search as a stranger");
+      refusedWithoutLeak(tenants, await actions.searchRecordChoicesAction(stranger.projectId, A.schema, A.recordId), "search A's schema from the stranger's project");
     } finally {
       dashboardSession.cookie = B.owner.cookie;
     }
   });
 
-  it("search only the caller's own database: A's record id typed in B's picker finds nothing", async () => {
+  it("search only the caller's own database: A's record id typed in B's picker finds nothing", async ({ tenants }) => {
+    const { A, B } = tenants;
     const found = await actions.searchRecordChoicesAction(B.projectId, B.schema, A.recordId);
     expect(found).toEqual({ ok: true, data: [] });
   });
 
-  it("let B search its own records by text and by exact id, with a label and no more than short fields", async () => {
+  it("let B search its own records by text and by exact id, with a label and no more than short fields", async ({ tenants }) => {
+    const { B } = tenants;
     const byText = await actions.searchRecordChoicesAction(B.projectId, B.schema, "planted BY");
     expect(byText).toEqual({ ok: true, data: [{ id: B.recordId, label: B.title, detail: "" }] });
     const byId = await actions.searchRecordChoicesAction(B.projectId, B.schema, B.recordId);
@@ -121,7 +125,8 @@ describe("records server actions across tenants", () => {
     expect(newest.ok && newest.data.map((choice) => choice.id)).toEqual([B.recordId]);
   });
 
-  it("check the search argument: text only", async () => {
+  it("check the search argument: text only", async ({ tenants }) => {
+    const { B } = tenants;
     const malformed = await actions.searchRecordChoicesAction(B.projectId, B.schema, { $ne: null } as unknown as string);
     expect(malformed).toMatchObject({ ok: false, code: "validation_failed", issues: [{ path: "search" }] });
   });

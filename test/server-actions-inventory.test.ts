@@ -21,11 +21,14 @@ const VITEST_ISOLATION_SUITES: Record<string, string> = {
   "app/(dashboard)/projects/[projectId]/records/actions.ts": "test/record-actions.security.test.ts",
 };
 
-/** The actions a suite's `CASES` table has cases for (its keys, one per line). */
+/**
+ * The actions a suite's `CASES` table has cases for (its keys, one per line, each a function of the
+ * suite's tenants: the table is static, so it is read here without running the suite).
+ */
 function suiteCases(suite: string): string[] {
   const source = readFileSync(join(ROOT, suite), "utf8");
   const table = /\nconst CASES\b[^\n]*\n([\s\S]*?)\n\};/.exec(source)?.[1] ?? "";
-  return [...table.matchAll(/^ {2}(\w+): \(\) =>/gm)].map((match) => match[1]!).sort();
+  return [...table.matchAll(/^ {2}(\w+): \([^)]*\) =>/gm)].map((match) => match[1]!).sort();
 }
 
 function sourceFiles(dir: string): string[] {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { listLocalMailbox } from "@/lib/mail/list-local-mailbox";
 import { onRecordChange, type RecordChangeEvent } from "@/lib/records-service/record-events";
 import { getRecordOrThrow } from "@/lib/records-service/get-record-or-throw";
@@ -8,28 +8,9 @@ import { getSchemaOrThrow } from "@/lib/schemas/get-schema-or-throw";
 import { listSchemas } from "@/lib/schemas/list-schemas";
 import { settleAfterResponseWork } from "@/lib/http/after-response";
 import { verifyEndUserToken } from "@/lib/end-users/verify-end-user-token";
-import {
-  getMe,
-  nextMailTo,
-  PASSWORD,
-  postJson,
-  startEndUserSuite,
-  tokenFromMail,
-  uniqueEmail,
-  type EndUserProject,
-  type EndUserSuite,
-} from "@/lib/end-users/testing/end-user-suite";
+import { endUserTest, nextMailTo, PASSWORD, tokenFromMail, uniqueEmail } from "@/test/support/end-user-suite";
 
-let suite: EndUserSuite;
-let project: EndUserProject;
-
-beforeAll(async () => {
-  suite = await startEndUserSuite();
-  project = await suite.createProject();
-});
-afterAll(async () => {
-  await suite?.close();
-});
+const it = endUserTest();
 
 const SECRET_MARKERS = ["passwordHash", "_tokenEpoch", "_verification", "_reset", "_passwordChangedAt", "scrypt$"];
 
@@ -38,7 +19,7 @@ function expectNoSecrets(text: string, ...secrets: string[]): void {
 }
 
 describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"})`, () => {
-  it("register → verification mail over SMTP → verify → login → me", async () => {
+  it("register → verification mail over SMTP → verify → login → me", async ({ suite, project }) => {
     const events: RecordChangeEvent[] = [];
     const unsubscribe = onRecordChange((event) => {
       if (event.projectId === project.projectId) events.push(event);
@@ -46,7 +27,7 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     const email = uniqueEmail("ana");
     const seen = suite.smtp.messages.length;
 
-    const registered = await postJson(project.url("register"), { email: `  ${email.toUpperCase()} `, password: PASSWORD, displayName: "Ana" });
+    const registered = await project.post("register", { email: `  ${email.toUpperCase()} `, password: PASSWORD, displayName: "Ana" });
     expect(registered.status).toBe(201);
     expect(registered.headers.get("cache-control")).toBe("no-store");
     expect(registered.body).toEqual({
@@ -74,12 +55,12 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     expect(events[0]).toMatchObject({ type: "create", schema: "customers", record: { id: userId, email, emailVerified: false } });
     expectNoSecrets(JSON.stringify(events[0]), PASSWORD, token);
 
-    const verified = await postJson(project.url("verify-email"), { token });
+    const verified = await project.post("verify-email", { token });
     expect(verified.status).toBe(200);
     expect(verified.body).toMatchObject({ id: userId, email, emailVerified: true, displayName: "Ana" });
     expectNoSecrets(verified.text, PASSWORD, token);
 
-    const login = await postJson(project.url("login"), { email: email.toUpperCase(), password: PASSWORD });
+    const login = await project.post("login", { email: email.toUpperCase(), password: PASSWORD });
     expect(login.status).toBe(200);
     const session = login.body as { token: string; expiresAt: string; user: Record<string, unknown> };
     expect(session.user).toMatchObject({ id: userId, email, emailVerified: true });
@@ -95,7 +76,7 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     expect(payload).toMatchObject({ sub: userId, aud: `${project.projectId}:customers`, iss: "flowpoint" });
     expect(Number(payload?.exp) - Number(payload?.iat)).toBe(7 * 24 * 3600);
 
-    const me = await getMe(project.url("me"), session.token);
+    const me = await project.me(session.token);
     expect(me.status).toBe(200);
     expect(me.body).toEqual(session.user);
     expectNoSecrets(me.text, PASSWORD);
@@ -104,20 +85,20 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     expect(await verifyEndUserToken({ projectId: project.projectId, schema: "customers", token: session.token })).toEqual(session.user);
   });
 
-  it("lets unverified accounts log in, with emailVerified false in the profile", async () => {
+  it("lets unverified accounts log in, with emailVerified false in the profile", async ({ project }) => {
     const email = uniqueEmail("unverified");
-    expect((await postJson(project.url("register"), { email, password: PASSWORD, displayName: "Ben", plan: "pro" })).status).toBe(201);
-    const login = await postJson(project.url("login"), { email, password: PASSWORD });
+    expect((await project.post("register", { email, password: PASSWORD, displayName: "Ben", plan: "pro" })).status).toBe(201);
+    const login = await project.post("login", { email, password: PASSWORD });
     expect(login.status).toBe(200);
     expect((login.body as { user: unknown }).user).toMatchObject({ email, emailVerified: false, plan: "pro" });
   });
 
-  it("reset flow: 202 → reset mail → new password works, old one does not, the email counts as verified", async () => {
+  it("reset flow: 202 → reset mail → new password works, old one does not, the email counts as verified", async ({ suite, project }) => {
     const email = uniqueEmail("reset");
-    expect((await postJson(project.url("register"), { email, password: PASSWORD, displayName: "Cleo" })).status).toBe(201);
+    expect((await project.post("register", { email, password: PASSWORD, displayName: "Cleo" })).status).toBe(201);
     const seen = suite.smtp.messages.length;
 
-    const requested = await postJson(project.url("request-password-reset"), { email: email.toUpperCase() });
+    const requested = await project.post("request-password-reset", { email: email.toUpperCase() });
     expect(requested.status).toBe(202);
     await settleAfterResponseWork();
     const mail = await nextMailTo(suite.smtp, email, seen);
@@ -126,23 +107,23 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     expect(mail.text).toContain(`/auth/${project.projectId}/customers/reset-password?token=${token}`);
 
     const newPassword = "a brand new passphrase";
-    const reset = await postJson(project.url("reset-password"), { token, password: newPassword });
+    const reset = await project.post("reset-password", { token, password: newPassword });
     expect(reset.status).toBe(200);
     expect(reset.body).toMatchObject({ email, emailVerified: true, displayName: "Cleo" });
     expectNoSecrets(reset.text, newPassword, token);
 
-    expect((await postJson(project.url("login"), { email, password: PASSWORD })).status).toBe(401);
-    const login = await postJson(project.url("login"), { email, password: newPassword });
+    expect((await project.post("login", { email, password: PASSWORD })).status).toBe(401);
+    const login = await project.post("login", { email, password: newPassword });
     expect(login.status).toBe(200);
     // A token issued right after the reset (possibly in the same second) works.
-    expect((await getMe(project.url("me"), (login.body as { token: string }).token)).status).toBe(200);
+    expect((await project.me((login.body as { token: string }).token)).status).toBe(200);
   });
 
-  it("keeps the hidden fields out of the records services too", async () => {
+  it("keeps the hidden fields out of the records services too", async ({ project }) => {
     const email = uniqueEmail("records");
-    const registered = await postJson(project.url("register"), { email, password: PASSWORD, displayName: "Dee" });
+    const registered = await project.post("register", { email, password: PASSWORD, displayName: "Dee" });
     expect(registered.status).toBe(201);
-    await postJson(project.url("request-password-reset"), { email });
+    await project.post("request-password-reset", { email });
     await settleAfterResponseWork();
 
     // The document does hold them...
@@ -158,8 +139,8 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     expectNoSecrets(JSON.stringify(list), PASSWORD);
   });
 
-  it("answers CORS preflights and grants any origin (bearer tokens, no cookies)", async () => {
-    const preflight = await fetch(project.url("login"), {
+  it("answers CORS preflights and grants any origin (bearer tokens, no cookies)", async ({ project }) => {
+    const preflight = await project.api.fetch("/auth/customers/login", {
       method: "OPTIONS",
       headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type" },
     });
@@ -167,23 +148,23 @@ describe(`end-user accounts over HTTP (customer database: ${process.env.DATABASE
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("content-type");
-    const me = await fetch(project.url("me"), { method: "OPTIONS" });
+    const me = await project.api.fetch("/auth/customers/me", { method: "OPTIONS" });
     expect(me.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
     expect(me.headers.get("access-control-allow-headers")).toContain("authorization");
-    const login = await postJson(project.url("login"), { email: uniqueEmail("nobody"), password: PASSWORD }, { headers: { origin: "https://shop.example" } });
+    const login = await project.post("login", { email: uniqueEmail("nobody"), password: PASSWORD }, { headers: { origin: "https://shop.example" } });
     expect(login.headers.get("access-control-allow-origin")).toBe("*");
     expect(login.headers.get("access-control-allow-credentials")).toBeNull();
   });
 
-  it("sends through the local mailbox when the project has no mail settings", async () => {
+  it("sends through the local mailbox when the project has no mail settings", async ({ suite }) => {
     const local = await suite.createProject({ mail: false });
     const email = uniqueEmail("local");
-    expect((await postJson(local.url("register"), { email, password: PASSWORD, displayName: "Eve" })).status).toBe(201);
+    expect((await local.post("register", { email, password: PASSWORD, displayName: "Eve" })).status).toBe(201);
     const mailbox = await listLocalMailbox({ projectId: local.projectId });
     expect(mailbox).toHaveLength(1);
     expect(mailbox[0]).toMatchObject({ to: [email], subject: "Confirm your email address" });
     const token = /Or use this code: ([A-Za-z0-9_-]{43})/.exec(mailbox[0]?.text ?? "")?.[1];
     expect(token).toBeDefined();
-    expect((await postJson(local.url("verify-email"), { token })).body).toMatchObject({ email, emailVerified: true });
+    expect((await local.post("verify-email", { token })).body).toMatchObject({ email, emailVerified: true });
   });
 });

@@ -1,24 +1,24 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
+import { afterAll, beforeAll, describe, expect } from "vitest";
+import type { Permission } from "@/lib/auth/permissions";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
 import { OUTBOX_COLLECTION } from "@/lib/automations/record-event-outbox";
 import { closeKv } from "@/lib/kv/get-kv";
-import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { updateProject } from "@/lib/projects/update-project";
-import { closeAllRecordStores } from "@/lib/records/get-record-store";
+import { createScratchDatabase } from "@/lib/records/testing/scratch-postgres";
 import { createSchema } from "@/lib/schemas/create-schema";
-import { readStoredSubmissions } from "@/lib/forms/testing/form-fixtures";
+import { readStoredSubmissions } from "@/test/support/form-fixtures";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { startAppInstance } from "@/test/support/app-instances";
 import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/automation-runs";
-import { postgresBinariesAvailable, signal, sleep, startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from "@/test/support/fault-processes";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { postgresBinariesAvailable, signal, sleep, startPrivatePostgres, startPrivateRedis } from "@/test/support/fault-processes";
+import { setProcessEnv } from "@/test/support/process-env";
+import type { ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * Faults under automations (issue 10), each against servers of this file's own (a redis-server and,
@@ -36,114 +36,140 @@ import { projectApi, type ProjectApi } from "@/test/support/project-api";
  *   log), the retry that succeeds is.
  */
 const LOCK_SECONDS = 5;
-const saved = { ...process.env };
-let redis: PrivateRedis;
-let server: RouteServer;
-let fixture: ProjectFixture;
-let key: string;
-let api: ProjectApi;
-let upstream: Server;
-let upstreamPort: number;
-let upstreamCalls = 0;
+const NOTES = { name: "notes", kind: "collection", fields: [{ name: "text", type: "string", required: true }] };
 
-async function createAutomation(definition: unknown): Promise<string> {
+/** Gives the project the `notes` schema; answers its client calling with a key of `permissions`. */
+async function notesApi(ownerApi: ProjectApi, project: ProjectFixture, permissions: Permission[]): Promise<ProjectApi> {
+  const store = await getProjectRecordStore({ projectId: project.projectId });
+  await createSchema({ projectId: project.projectId, store, definition: NOTES });
+  return ownerApi.with({ projectId: project.projectId, credentials: { key: await project.keyFor(permissions) } });
+}
+
+const it = routeTest
+  /** An upstream that answers slowly, counting its calls: a run is inside its first step when its worker is killed. */
+  .extend("upstream", { scope: "file" }, async ({}, { onCleanup }) => {
+    const upstream = { port: 0, calls: 0 };
+    const server = createServer((_request, response) => {
+      upstream.calls++;
+      setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'), 1_500);
+    });
+    onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    upstream.port = (server.address() as AddressInfo).port;
+    return upstream;
+  })
+  /** This file's own redis-server: the key-value tier and the automation queue until the file ends. */
+  .extend("redis", { scope: "file" }, async ({ upstream }, { onCleanup }) => {
+    const redis = await startPrivateRedis();
+    await closeKv();
+    await closeAutomationQueue();
+    const restoreEnv = setProcessEnv({
+      REDIS_URL: redis.url,
+      AUTOMATION_LOCK_SECONDS: String(LOCK_SECONDS),
+      OUTBOUND_ALLOWED_HOSTS: [process.env.OUTBOUND_ALLOWED_HOSTS, `127.0.0.1:${upstream.port}`].filter(Boolean).join(","),
+      UPSTASH_REDIS_REST_URL: undefined,
+    });
+    onCleanup(async () => {
+      await closeAutomationQueue(2_000);
+      await redis.dispose();
+      await closeKv();
+      restoreEnv();
+    });
+    return redis;
+  })
+  // Only a dependency: the route server starts once this file's Redis is the configured one.
+  .extend("server", { scope: "file" }, ({ redis: _redis, server }) => server)
+  .extend("api", { scope: "file" }, ({ ownerApi, project }) => notesApi(ownerApi, project, ["automations.read", "automations.write", "automations.run", "records.create"]))
+  /**
+   * A project whose customer database is a PostgreSQL database of its own (the embedded one belongs
+   * to one process), which workers in other processes share; `api` calls it with a key.
+   */
+  .extend("shared", { scope: "file" }, async ({ ownerApi }, { onCleanup }) => {
+    const database = await createScratchDatabase(process.env.DATABASE_URL!, "fp_automation_workers");
+    const shared = await createProjectFixture("Automation workers");
+    onCleanup(async () => {
+      await (await getProjectRecordStore({ projectId: shared.projectId })).close();
+      await database.drop();
+    });
+    await updateProject({ projectId: shared.projectId, input: { database: { kind: "postgres", url: database.url } } });
+    return { projectId: shared.projectId, api: await notesApi(ownerApi, shared, ["automations.write", "automations.run", "records.create"]) };
+  })
+  /**
+   * A project on a PostgreSQL cluster of this file's own (stopped and removed when the file ends),
+   * whose automation runs in this process's worker.
+   */
+  .extend("down", { scope: "file" }, async ({ ownerApi }, { onCleanup }) => {
+    await closeAutomationQueue();
+    const postgres = await startPrivatePostgres();
+    const restoreEnv = setProcessEnv({ AUTOMATION_WORKER: "on", OUTBOUND_ALLOWED_HOSTS: `${process.env.OUTBOUND_ALLOWED_HOSTS},127.0.0.1:${postgres.port}` });
+    onCleanup(() => {
+      postgres.dispose();
+      restoreEnv();
+    });
+    const project = await createProjectFixture("Customer database down");
+    await updateProject({ projectId: project.projectId, input: { database: { kind: "postgres", url: postgres.url } } });
+    return { postgres, projectId: project.projectId, api: await notesApi(ownerApi, project, ["automations.write", "automations.run"]) };
+  });
+
+// Redis, the upstream, the server and the project are built under the hook timeout, not the first test's.
+it.beforeAll(({ api }) => void api);
+
+async function createAutomation(api: ProjectApi, definition: unknown): Promise<string> {
   const response = await api.manage("/automations", { method: "POST", body: JSON.stringify(definition) });
   expect(response.status, await response.clone().text()).toBe(201);
   return ((await response.json()) as { id: string }).id;
 }
 
-beforeAll(async () => {
-  redis = await startPrivateRedis();
-  // An upstream that answers slowly: a run is inside its first step when its worker is killed.
-  upstream = createServer((_request, response) => {
-    upstreamCalls++;
-    setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'), 1_500);
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  upstreamPort = (upstream.address() as AddressInfo).port;
-  await closeKv();
-  await closeAutomationQueue();
-  process.env.REDIS_URL = redis.url;
-  process.env.AUTOMATION_LOCK_SECONDS = String(LOCK_SECONDS);
-  process.env.OUTBOUND_ALLOWED_HOSTS = [process.env.OUTBOUND_ALLOWED_HOSTS, `127.0.0.1:${upstreamPort}`].filter(Boolean).join(",");
-  delete process.env.UPSTASH_REDIS_REST_URL;
-  resetConfigForTests();
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Automation faults");
-  key = await fixture.keyFor(["automations.read", "automations.write", "automations.run", "records.create"]);
-  api = projectApi(server, fixture, { key });
-  const store = await getProjectRecordStore({ projectId: fixture.projectId });
-  await createSchema({ projectId: fixture.projectId, store, definition: { name: "notes", kind: "collection", fields: [{ name: "text", type: "string", required: true }] } });
-}, 60_000);
-
-afterAll(async () => {
-  await server?.close();
-  await closeAutomationQueue(2_000);
-  await redis?.dispose();
-  await closeKv();
-  await closeAllRecordStores();
-  await new Promise<void>((resolve) => (upstream ? upstream.close(() => resolve()) : resolve()));
-  for (const name of Object.keys(process.env)) if (!(name in saved)) delete process.env[name];
-  Object.assign(process.env, saved);
-  resetConfigForTests();
-  await closePlatformDb();
-});
-
 describe("Redis unreachable while a record is written", () => {
-  it("answers the write, keeps the run in the outbox and runs it once when Redis is back", async () => {
-    const automationId = await createAutomation({
+  it("answers the write, keeps the run in the outbox and runs it once when Redis is back", async ({ redis, api, project }) => {
+    const automationId = await createAutomation(api, {
       name: "Echo notes",
       trigger: { type: "record", schema: "notes", events: ["create"] },
       steps: [{ type: "transform", name: "text", expression: "trigger.record.text" }],
     });
     // The runtime (and its automation) is cached before Redis goes.
     expect((await api.manage("/records/notes", { method: "POST", body: '{"text":"warm-up"}' })).status).toBe(201);
-    await waitForAutomationRuns(fixture.projectId, automationId, 1);
+    await waitForAutomationRuns(project.projectId, automationId, 1);
 
     await redis.stop();
     const started = Date.now();
     const written = await api.manage("/records/notes", { method: "POST", body: '{"text":"while Redis is down"}' });
     expect(written.status).toBe(201);
     expect(Date.now() - started).toBeLessThan(10_000);
-    const store = await getProjectRecordStore({ projectId: fixture.projectId });
+    const store = await getProjectRecordStore({ projectId: project.projectId });
     expect(await store.count(OUTBOX_COLLECTION)).toBe(1);
 
     await redis.start();
-    const runs = await waitForAutomationRuns(fixture.projectId, automationId, 2, 30_000);
+    const runs = await waitForAutomationRuns(project.projectId, automationId, 2, 30_000);
     expect(runs.map((run) => run.steps[0]?.outputPreview)).toContain(JSON.stringify("while Redis is down"));
     expect(await store.count(OUTBOX_COLLECTION)).toBe(0);
-    expect(await automationRunsAfterQuiet(fixture.projectId, automationId, 3_000)).toHaveLength(2);
+    expect(await automationRunsAfterQuiet(project.projectId, automationId, 3_000)).toHaveLength(2);
   }, 60_000);
 });
 
 describe("Redis unreachable while a form is submitted", () => {
-  it("accepts and stores the submission, and runs it once when Redis is back", async () => {
-    const automationId = await createAutomation({
+  it("accepts and stores the submission, and runs it once when Redis is back", async ({ redis, api, project }) => {
+    const automationId = await createAutomation(api, {
       name: "Echo contacts",
       trigger: { type: "form", form: "contact-outage" },
       steps: [{ type: "transform", name: "name", expression: "trigger.fields.name" }],
     });
-    const submit = (name: string) =>
-      fetch(`${server.url}/api/projects/${fixture.projectId}/forms/contact-outage`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ name }),
-      });
+    const submit = (name: string) => api.postForm("contact-outage", { headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
     expect((await submit("warm-up")).status).toBe(202);
-    await waitForAutomationRuns(fixture.projectId, automationId, 1);
+    await waitForAutomationRuns(project.projectId, automationId, 1);
 
     await redis.stop();
     const answered = await submit("while Redis is down");
     expect(answered.status).toBe(202);
     const { id } = (await answered.json()) as { id: string };
-    const stored = () => readStoredSubmissions(fixture.projectId, automationId).then((rows) => rows.find((row) => row.id === id));
+    const stored = () => readStoredSubmissions(project.projectId, automationId).then((rows) => rows.find((row) => row.id === id));
     expect(await stored()).toMatchObject({ fields: { name: "while Redis is down" }, queued: false });
 
     await redis.start();
-    const runs = await waitForAutomationRuns(fixture.projectId, automationId, 2, 30_000);
+    const runs = await waitForAutomationRuns(project.projectId, automationId, 2, 30_000);
     expect(runs.map((run) => run.steps[0]?.outputPreview)).toContain(JSON.stringify("while Redis is down"));
     expect(await stored()).toMatchObject({ queued: true });
-    expect(await automationRunsAfterQuiet(fixture.projectId, automationId, 3_000)).toHaveLength(2);
+    expect(await automationRunsAfterQuiet(project.projectId, automationId, 3_000)).toHaveLength(2);
   }, 60_000);
 });
 
@@ -154,41 +180,6 @@ describe("Redis unreachable while a form is submitted", () => {
 const sharedDatabases = Boolean(process.env.DATABASE_URL);
 (sharedDatabases ? describe : describe.skip)("workers in other processes", () => {
   const workers: ChildProcess[] = [];
-  const adminUrl = (process.env.DATABASE_URL ?? "").replace(/\/[^/?]*(\?|$)/, "/postgres$1");
-  const customerDb = `fp_automation_workers_${Date.now()}`;
-  let shared: ProjectFixture;
-  let sharedKey: string;
-
-  const call = (route: string, body?: unknown) =>
-    fetch(`${server.url}/api/projects/${shared.projectId}${route}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${sharedKey}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-
-  async function createSharedAutomation(definition: unknown): Promise<string> {
-    const response = await call("/automations", definition);
-    expect(response.status, await response.clone().text()).toBe(201);
-    return ((await response.json()) as { id: string }).id;
-  }
-
-  /** An app instance (the route harness) in a process of its own, which the test may kill. */
-  function startInstance(): Promise<{ child: ChildProcess; url: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ["--import", "tsx", path.resolve("test/support/serve-harness.ts")], {
-        env: { ...process.env, NODE_ENV: "test" },
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      workers.push(child);
-      let output = "";
-      child.stdout!.on("data", (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /READY (\S+)/.exec(output);
-        if (match) resolve({ child, url: match[1]! });
-      });
-      child.on("exit", (code) => reject(new Error(`instance exited with ${code}`)));
-    });
-  }
 
   function startWorker(): ChildProcess {
     const child = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/worker.ts")], {
@@ -199,79 +190,61 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
     return child;
   }
 
+  // This process only queues; the child workers run.
   beforeAll(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`create database ${customerDb}`);
-    await client.end();
-    const customerUrl = new URL(process.env.DATABASE_URL!);
-    customerUrl.pathname = `/${customerDb}`;
-    shared = await createProjectFixture("Automation workers");
-    sharedKey = await shared.keyFor(["automations.write", "automations.run", "records.create"]);
-    await updateProject({ projectId: shared.projectId, input: { database: { kind: "postgres", url: customerUrl.toString() } } });
-    const store = await getProjectRecordStore({ projectId: shared.projectId });
-    await createSchema({ projectId: shared.projectId, store, definition: { name: "notes", kind: "collection", fields: [{ name: "text", type: "string", required: true }] } });
-    // This process only queues; the child workers run.
     await closeAutomationQueue();
-    process.env.AUTOMATION_WORKER = "off";
-    resetConfigForTests();
-  }, 60_000);
+    setProcessEnv({ AUTOMATION_WORKER: "off" });
+  });
 
   afterAll(async () => {
     for (const child of workers) signal(child.pid, "SIGKILL");
-    process.env.AUTOMATION_WORKER = "on";
-    resetConfigForTests();
+    setProcessEnv({ AUTOMATION_WORKER: "on" });
     await closeAutomationQueue();
-    await closeAllRecordStores();
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists ${customerDb} with (force)`);
-    await client.end();
   });
 
-  it("re-runs the interrupted job once its lock lapses; the log says so; the step after runs once", async () => {
-    const automationId = await createSharedAutomation({
+  it("re-runs the interrupted job once its lock lapses; the log says so; the step after runs once", async ({ upstream, shared }) => {
+    const automationId = await createAutomation(shared.api, {
       name: "Slow then write",
       trigger: { type: "manual" },
       steps: [
-        { type: "http", name: "upstream", method: "GET", url: `http://127.0.0.1:${upstreamPort}/slow` },
+        { type: "http", name: "upstream", method: "GET", url: `http://127.0.0.1:${upstream.port}/slow` },
         { type: "create", name: "note", schema: "notes", values: { text: "{{trigger.text}}" } },
       ],
     });
     const first = startWorker();
-    upstreamCalls = 0;
-    const response = await call(`/automations/${automationId}/run`, { text: "survives a kill" });
+    upstream.calls = 0;
+    const response = await shared.api.request("POST", `/automations/${automationId}/run`, { text: "survives a kill" });
     expect(response.status).toBe(202);
     const { executionId } = (await response.json()) as { executionId: string };
     const deadline = Date.now() + 30_000;
-    while (upstreamCalls === 0 && Date.now() < deadline) await sleep(50);
-    expect(upstreamCalls).toBe(1);
+    while (upstream.calls === 0 && Date.now() < deadline) await sleep(50);
+    expect(upstream.calls).toBe(1);
     signal(first.pid, "SIGKILL");
 
     startWorker();
     const [run] = await waitForAutomationRuns(shared.projectId, automationId, 1, 60_000);
     expect(run).toMatchObject({ outcome: "completed", attempt: 1, retryOf: executionId, afterInterruption: true });
-    expect(upstreamCalls).toBe(2);
+    expect(upstream.calls).toBe(2);
     const store = await getProjectRecordStore({ projectId: shared.projectId });
     expect(await store.count("notes", { where: [{ field: "text", op: "eq", value: "survives a kill" }] })).toBe(1);
     expect(await automationRunsAfterQuiet(shared.projectId, automationId, 2_000)).toHaveLength(1);
   }, 120_000);
 
-  it("runs the event of a write whose process died before queueing it (its outbox entry was written with the record)", async () => {
-    const automationId = await createSharedAutomation({
+  it("runs the event of a write whose process died before queueing it (its outbox entry was written with the record)", async ({ redis, shared }) => {
+    const automationId = await createAutomation(shared.api, {
       name: "Echo window notes",
       trigger: { type: "record", schema: "notes", events: ["create"], condition: { checks: [{ left: "{{trigger.record.text}}", operator: "contains", right: "window-" }] } },
       steps: [{ type: "transform", name: "text", expression: "trigger.record.text" }],
     });
-    const instance = await startInstance();
+    const instance = await startAppInstance();
+    workers.push(instance.child);
     // The queue stops answering: the instance's write commits, then waits to queue its event.
     redis.pause();
     try {
-      const writing = fetch(`${instance.url}/api/projects/${shared.projectId}/records/notes`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${sharedKey}`, "content-type": "application/json" },
-        body: JSON.stringify({ text: "window-1" }),
-      }).catch(() => null);
+      const writing = shared.api
+        .with({ server: instance })
+        .request("POST", "/records/notes", { text: "window-1" })
+        .catch(() => null);
       const store = await getProjectRecordStore({ projectId: shared.projectId });
       const deadline = Date.now() + 20_000;
       while ((await store.count("notes", { where: [{ field: "text", op: "eq", value: "window-1" }] })) === 0 && Date.now() < deadline) await sleep(20);
@@ -288,15 +261,15 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
     expect(await automationRunsAfterQuiet(shared.projectId, automationId, 2_000)).toHaveLength(1);
   }, 120_000);
 
-  it("with two workers, each record event runs exactly once", async () => {
+  it("with two workers, each record event runs exactly once", async ({ shared }) => {
     startWorker();
-    const automationId = await createSharedAutomation({
+    const automationId = await createAutomation(shared.api, {
       name: "Copy notes",
       trigger: { type: "record", schema: "notes", events: ["create"], condition: { checks: [{ left: "{{trigger.record.text}}", operator: "contains", right: "pair-" }] } },
       steps: [{ type: "transform", name: "text", expression: "trigger.record.text" }],
     });
     const texts = Array.from({ length: 40 }, (_, index) => `pair-${index}`);
-    for (const text of texts) expect((await call("/records/notes", { text })).status).toBe(201);
+    for (const text of texts) expect((await shared.api.request("POST", "/records/notes", { text })).status).toBe(201);
     await waitForAutomationRuns(shared.projectId, automationId, texts.length, 60_000);
     const runs = await automationRunsAfterQuiet(shared.projectId, automationId, 2_000);
     expect(runs.map((run) => JSON.parse(run.steps[0]!.outputPreview!) as string).sort()).toEqual([...texts].sort());
@@ -304,34 +277,8 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
 });
 
 (postgresBinariesAvailable() ? describe : describe.skip)("the customer database down during a run", () => {
-  let postgres: PrivatePostgres;
-  let project: ProjectFixture;
-  let projectKey: string;
-
-  beforeAll(async () => {
-    await closeAutomationQueue();
-    process.env.AUTOMATION_WORKER = "on";
-    postgres = await startPrivatePostgres();
-    process.env.OUTBOUND_ALLOWED_HOSTS = `${process.env.OUTBOUND_ALLOWED_HOSTS},127.0.0.1:${postgres.port}`;
-    resetConfigForTests();
-    project = await createProjectFixture("Customer database down");
-    projectKey = await project.keyFor(["automations.write", "automations.run"]);
-    await updateProject({ projectId: project.projectId, input: { database: { kind: "postgres", url: postgres.url } } });
-    const store = await getProjectRecordStore({ projectId: project.projectId });
-    await createSchema({ projectId: project.projectId, store, definition: { name: "notes", kind: "collection", fields: [{ name: "text", type: "string", required: true }] } });
-  }, 60_000);
-
-  afterAll(() => {
-    postgres?.dispose();
-  });
-
-  it("fails the run while it is down and retries it per the policy once it is back", async () => {
-    const call = (route: string, body: unknown) =>
-      fetch(`${server.url}/api/projects/${project.projectId}${route}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${projectKey}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+  it("fails the run while it is down and retries it per the policy once it is back", async ({ down }) => {
+    const call = (route: string, body: unknown) => down.api.request("POST", route, body);
     const created = await call("/automations", {
       name: "Write a note",
       trigger: { type: "manual" },
@@ -341,16 +288,16 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
     expect(created.status).toBe(201);
     const automationId = ((await created.json()) as { id: string }).id;
 
-    postgres.stopImmediate();
+    down.postgres.stopImmediate();
     const queued = await call(`/automations/${automationId}/run`, { text: "after the outage" });
     expect(queued.status).toBe(202);
     // The first attempt meets the stopped database; the database is back before the retries run out.
     await sleep(1_000);
-    await postgres.start();
-    const runs = await waitForAutomationRuns(project.projectId, automationId, 1, 30_000);
+    await down.postgres.start();
+    const runs = await waitForAutomationRuns(down.projectId, automationId, 1, 30_000);
     expect(runs[0]).toMatchObject({ outcome: "completed" });
     expect(runs[0]!.attempt).toBeGreaterThan(1);
-    const store = await getProjectRecordStore({ projectId: project.projectId });
+    const store = await getProjectRecordStore({ projectId: down.projectId });
     expect(await store.count("notes", { where: [{ field: "text", op: "eq", value: "after the outage" }] })).toBe(1);
   }, 60_000);
 });

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
+import { describe, expect } from "vitest";
 import { closeKv } from "@/lib/kv/get-kv";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { sleep, startPrivateRedis, type PrivateRedis } from "@/test/support/fault-processes";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { timedInvoke } from "@/test/support/timed-invocation";
+import { sleep, startPrivateRedis } from "@/test/support/fault-processes";
+import { setProcessEnv } from "@/test/support/process-env";
+import type { ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * Faults of the shared key-value tier (security issue 9, item 10) against a real redis-server of
@@ -33,65 +32,37 @@ const ANSWER_BOUND_MS = 5_000;
 const IN_FLIGHT_BOUND_MS = 10_000;
 const PUBLIC_LIMIT = 60;
 
-let redis: PrivateRedis;
-let server: RouteServer;
-let fixture: ProjectFixture;
-let manageKey: string;
-let api: ProjectApi;
-const saved = { REDIS_URL: process.env.REDIS_URL, UPSTASH_REDIS_REST_URL: process.env.UPSTASH_REDIS_REST_URL, KV_KEY_PREFIX: process.env.KV_KEY_PREFIX };
+const it = routeTest
+  /** This file's own redis-server, the configured key-value tier until the file ends (then the shared settings come back). */
+  .extend("redis", { scope: "file" }, async ({}, { onCleanup }) => {
+    const redis = await startPrivateRedis();
+    await closeKv();
+    const restoreEnv = setProcessEnv({ REDIS_URL: redis.url, UPSTASH_REDIS_REST_URL: undefined, KV_KEY_PREFIX: undefined });
+    onCleanup(async () => {
+      // Our own redis-server only, by its pid: resumed first so that SIGTERM can be handled.
+      await redis.dispose();
+      await closeKv();
+      restoreEnv();
+    });
+    return redis;
+  })
+  // Only a dependency: the route server starts once this file's Redis is the configured one.
+  .extend("server", { scope: "file" }, ({ redis: _redis, server }) => server)
+  /** Endpoints managed with an API key; the public calls of `invoke` go without it. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, project }) => ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.create", "endpoints.update"]) } }));
 
-beforeAll(async () => {
-  redis = await startPrivateRedis();
-  await closeKv();
-  process.env.REDIS_URL = redis.url;
-  delete process.env.UPSTASH_REDIS_REST_URL;
-  delete process.env.KV_KEY_PREFIX;
-  resetConfigForTests();
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Redis faults");
-  manageKey = await fixture.keyFor(["endpoints.create", "endpoints.update"]);
-  api = projectApi(server, fixture, { key: manageKey });
-});
-
-afterAll(async () => {
-  // Our own redis-server only, by its pid: resumed first so that SIGTERM can be handled.
-  await redis?.dispose();
-  await server?.close();
-  await closeKv();
-  await closePlatformDb();
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-  resetConfigForTests();
-});
-
-async function createEndpoint(slug: string, extra: Record<string, unknown> = {}): Promise<string> {
+async function createEndpoint(api: ProjectApi, slug: string, extra: Record<string, unknown> = {}): Promise<string> {
   const created = await api.request("POST", "/endpoints", { name: slug, method: "GET", slug, auth: "public", response: { body: '{"slug": "' + slug + '"}' }, ...extra });
   expect(created.status).toBe(201);
   return ((await created.json()) as { id: string }).id;
 }
 
-interface Timed {
-  status: number;
-  ms: number;
-  body: string;
-  headers: Headers;
-}
-
-async function invoke(slug: string): Promise<Timed> {
-  const started = performance.now();
-  const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/${slug}`);
-  const body = await response.text();
-  return { status: response.status, ms: performance.now() - started, body, headers: response.headers };
-}
-
 /** Calls an endpoint `count` times in a row; answers every status and the slowest answer. */
-async function burst(slug: string, count: number): Promise<{ statuses: number[]; slowestMs: number }> {
+async function burst(api: ProjectApi, slug: string, count: number): Promise<{ statuses: number[]; slowestMs: number }> {
   const statuses: number[] = [];
   let slowestMs = 0;
   for (let i = 0; i < count; i++) {
-    const answer = await invoke(slug);
+    const answer = await timedInvoke(api, slug);
     statuses.push(answer.status);
     slowestMs = Math.max(slowestMs, answer.ms);
   }
@@ -99,13 +70,13 @@ async function burst(slug: string, count: number): Promise<{ statuses: number[];
 }
 
 /** Limits count: a fresh endpoint serves its public limit, then refuses (429 with Retry-After). */
-async function expectLimitsCount(slug: string): Promise<void> {
-  await createEndpoint(slug);
-  const { statuses } = await burst(slug, PUBLIC_LIMIT);
+async function expectLimitsCount(api: ProjectApi, slug: string): Promise<void> {
+  await createEndpoint(api, slug);
+  const { statuses } = await burst(api, slug, PUBLIC_LIMIT);
   expect(statuses.every((status) => status === 200)).toBe(true);
   // Calls the 500 ms race cut on a stalled machine were allowed uncounted: allow some slack.
   for (let extra = 0; extra < PUBLIC_LIMIT; extra++) {
-    const answer = await invoke(slug);
+    const answer = await timedInvoke(api, slug);
     if (answer.status === 429) {
       expect(Number(answer.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       return;
@@ -116,10 +87,10 @@ async function expectLimitsCount(slug: string): Promise<void> {
 }
 
 /** Polls until the kv tier answers again (a cached endpoint hits), or fails after timeoutMs. */
-async function waitForCacheHit(slug: string, timeoutMs = 20_000): Promise<void> {
+async function waitForCacheHit(api: ProjectApi, slug: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const answer = await invoke(slug);
+    const answer = await timedInvoke(api, slug);
     expect(answer.status).toBe(200);
     if (answer.headers.get("x-cache") === "hit") return;
     if (Date.now() > deadline) throw new Error("the cache did not come back");
@@ -128,16 +99,16 @@ async function waitForCacheHit(slug: string, timeoutMs = 20_000): Promise<void> 
 }
 
 /** What must hold while Redis cannot answer: bounded answers, limits open, cache skipped, edits visible. */
-async function expectDegradedService(tag: string): Promise<void> {
+async function expectDegradedService(api: ProjectApi, tag: string): Promise<void> {
   // A fresh endpoint called past its public limit: every call is served (fail open) and bounded.
-  await createEndpoint(`${tag}-open`);
-  const open = await burst(`${tag}-open`, PUBLIC_LIMIT + 10);
+  await createEndpoint(api, `${tag}-open`);
+  const open = await burst(api, `${tag}-open`, PUBLIC_LIMIT + 10);
   expect(open.statuses.every((status) => status === 200)).toBe(true);
   expect(open.slowestMs).toBeLessThan(ANSWER_BOUND_MS);
 
   // A cached endpoint runs its flow on every call: nothing can be read from or written to the cache.
   for (let i = 0; i < 3; i++) {
-    const answer = await invoke("cached");
+    const answer = await timedInvoke(api, "cached");
     expect(answer.status).toBe(200);
     expect(answer.ms).toBeLessThan(ANSWER_BOUND_MS);
     expect(answer.headers.get("x-cache")).toBe("miss");
@@ -145,25 +116,28 @@ async function expectDegradedService(tag: string): Promise<void> {
   }
 
   // An edit made through this instance shows on its next call, although the shared generation bump is lost.
-  const id = await createEndpoint(`${tag}-edited`);
-  expect(JSON.parse((await invoke(`${tag}-edited`)).body)).toEqual({ slug: `${tag}-edited` });
+  const id = await createEndpoint(api, `${tag}-edited`);
+  expect(JSON.parse((await timedInvoke(api, `${tag}-edited`)).text)).toEqual({ slug: `${tag}-edited` });
   expect((await api.request("PATCH", `/endpoints/${id}`, { response: { body: '{"edited": true}' } })).status).toBe(200);
-  const edited = await invoke(`${tag}-edited`);
+  const edited = await timedInvoke(api, `${tag}-edited`);
   expect(edited.ms).toBeLessThan(ANSWER_BOUND_MS);
-  expect(JSON.parse(edited.body)).toEqual({ edited: true });
+  expect(JSON.parse(edited.text)).toEqual({ edited: true });
 }
 
 describe("Redis faults, against a redis-server of this test's own", () => {
-  it("serves normally while Redis answers: limits count, the cache hits", async () => {
-    await createEndpoint("cached", { cacheSeconds: 60 });
-    expect((await invoke("cached")).headers.get("x-cache")).toBe("miss");
-    await waitForCacheHit("cached");
-    await expectLimitsCount("before");
+  // Redis, the server and the project are built under the hook timeout, not the first test's.
+  it.beforeAll(({ api }) => void api);
+
+  it("serves normally while Redis answers: limits count, the cache hits", async ({ api }) => {
+    await createEndpoint(api, "cached", { cacheSeconds: 60 });
+    expect((await timedInvoke(api, "cached")).headers.get("x-cache")).toBe("miss");
+    await waitForCacheHit(api, "cached");
+    await expectLimitsCount(api, "before");
   });
 
-  it("SIGSTOP mid-traffic: answers stay bounded, limits fail open, the cache is skipped, edits show", async () => {
+  it("SIGSTOP mid-traffic: answers stay bounded, limits fail open, the cache is skipped, edits show", async ({ redis, api }) => {
     // Traffic in flight when the process freezes must not hang either.
-    const inFlight = Array.from({ length: 10 }, () => invoke("cached"));
+    const inFlight = Array.from({ length: 10 }, () => timedInvoke(api, "cached"));
     redis.pause();
     const during = await Promise.all(inFlight);
     const times = `answer times (ms): ${during.map((answer) => Math.round(answer.ms)).join(", ")}`;
@@ -171,22 +145,22 @@ describe("Redis faults, against a redis-server of this test's own", () => {
       expect(answer.status).toBe(200);
       expect(answer.ms, times).toBeLessThan(IN_FLIGHT_BOUND_MS);
     }
-    await expectDegradedService("stopped");
+    await expectDegradedService(api, "stopped");
   });
 
-  it("SIGCONT: back to normal, limits count again", async () => {
+  it("SIGCONT: back to normal, limits count again", async ({ redis, api }) => {
     redis.resume();
-    await waitForCacheHit("cached");
-    await expectLimitsCount("resumed");
+    await waitForCacheHit(api, "cached");
+    await expectLimitsCount(api, "resumed");
   });
 
-  it("killed: the same policy; restarted on the same port: recovers", async () => {
+  it("killed: the same policy; restarted on the same port: recovers", async ({ redis, api }) => {
     await redis.stop();
-    await expectDegradedService("killed");
+    await expectDegradedService(api, "killed");
 
     await redis.start();
     // ioredis reconnects on its own (backoff up to 2 s); the restarted server is empty.
-    await waitForCacheHit("cached");
-    await expectLimitsCount("restarted");
+    await waitForCacheHit(api, "cached");
+    await expectLimitsCount(api, "restarted");
   });
 });

@@ -1,12 +1,12 @@
 import net from "node:net";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { describe, expect, vi } from "vitest";
 import { updateProject } from "@/lib/projects/update-project";
-import { closeAllRecordStores } from "@/lib/records/get-record-store";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import type { RouteServer } from "@/test/http-harness";
+import { expectFailedStepAnswer, timedInvoke, type TimedAnswer } from "@/test/support/timed-invocation";
 import { freePort } from "@/test/support/fault-processes";
+import { setProcessEnv } from "@/test/support/process-env";
+import type { ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * A project's SMTP server fails (security issue 9, item 10): (a) it refuses connections (nothing
@@ -27,102 +27,84 @@ const REFUSED_BOUND_MS = 5_000;
 
 type Json = Record<string, unknown>;
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let readKey: string;
-let silent: net.Server;
-let silentPort: number;
-const silentSockets = new Set<net.Socket>();
-let silentClosed = 0;
-const savedAllowedHosts = process.env.OUTBOUND_ALLOWED_HOSTS;
-const serverLog: string[] = [];
+/** An SMTP server that accepts TCP and never sends its greeting: its port, its open sockets, how many closed. */
+interface SilentServer {
+  port: number;
+  sockets: Set<net.Socket>;
+  closed: number;
+}
 
-beforeAll(async () => {
-  // Both test servers are on loopback, which the outbound guard refuses unless it is allow-listed.
-  process.env.OUTBOUND_ALLOWED_HOSTS = "127.0.0.1";
-  resetConfigForTests();
-  silent = net.createServer((socket) => {
-    silentSockets.add(socket);
-    socket.on("error", () => undefined);
-    socket.on("close", () => {
-      silentClosed += 1;
-      silentSockets.delete(socket);
+const it = routeTest
+  /** Points the project's mail at a loopback SMTP server, which the outbound guard lets through until the file ends. */
+  .extend("useSmtpServer", { scope: "file" }, ({ project }, { onCleanup }) => {
+    onCleanup(setProcessEnv({ OUTBOUND_ALLOWED_HOSTS: "127.0.0.1" }));
+    return (port: number) =>
+      updateProject({
+        projectId: project.projectId,
+        input: { mail: { host: "127.0.0.1", port, secure: false, user: USER, password: PASSWORD, from: "Shop <shop@example.test>" } },
+      });
+  })
+  .extend("silent", { scope: "file" }, async ({}, { onCleanup }) => {
+    const silent: SilentServer = { port: 0, sockets: new Set(), closed: 0 };
+    const server = net.createServer((socket) => {
+      silent.sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.on("close", () => {
+        silent.closed += 1;
+        silent.sockets.delete(socket);
+      });
     });
-  });
-  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-  silentPort = (silent.address() as net.AddressInfo).port;
-
-  // What the platform writes to its log (lib/log.ts writes finished lines to stderr).
-  const write = process.stderr.write.bind(process.stderr);
-  vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    serverLog.push(String(chunk));
-    return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stderr.write);
-
-  server = await startRouteServer();
-  fixture = await createProjectFixture("SMTP faults");
-  readKey = await fixture.keyFor(["endpoints.read"]);
-  const manageKey = await fixture.keyFor(["endpoints.create"]);
-  const created = await fetch(`${server.url}/api/projects/${fixture.projectId}/endpoints`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
-    body: JSON.stringify({
+    onCleanup(async () => {
+      for (const socket of silent.sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    silent.port = (server.address() as net.AddressInfo).port;
+    return silent;
+  })
+  /** What the platform writes to its log (lib/log.ts writes finished lines to stderr). */
+  .extend("serverLog", { scope: "file" }, ({}, { onCleanup }) => {
+    const serverLog: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      serverLog.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stderr.write);
+    onCleanup(() => {
+      vi.restoreAllMocks();
+    });
+    return serverLog;
+  })
+  /** The `notify` endpoint (an email step with the project's SMTP settings); the client reads executions with a key. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+    const created = await ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.create"]) } }).request("POST", "/endpoints", {
       name: "Notify",
       method: "POST",
       slug: "notify",
       steps: [{ type: "email", name: "mail", to: "{{body.to}}", subject: "Ticket updated", body: "Hello {{body.name}}" }],
       response: { body: '{"sent": true}' },
-    }),
+    });
+    expect(created.status).toBe(201);
+    return ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.read"]) } });
   });
-  expect(created.status).toBe(201);
-});
 
-afterAll(async () => {
-  vi.restoreAllMocks();
-  await server?.close();
-  await closeAllRecordStores();
-  for (const socket of silentSockets) socket.destroy();
-  await new Promise<void>((resolve) => (silent ? silent.close(() => resolve()) : resolve()));
-  if (savedAllowedHosts === undefined) delete process.env.OUTBOUND_ALLOWED_HOSTS;
-  else process.env.OUTBOUND_ALLOWED_HOSTS = savedAllowedHosts;
-  resetConfigForTests();
-  await closePlatformDb();
-});
-
-function useSmtpServer(port: number) {
-  return updateProject({
-    projectId: fixture.projectId,
-    input: { mail: { host: "127.0.0.1", port, secure: false, user: USER, password: PASSWORD, from: "Shop <shop@example.test>" } },
-  });
-}
-
-async function notify(): Promise<{ status: number; ms: number; text: string; headers: Headers }> {
-  const started = performance.now();
-  const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/notify`, {
+function notify(api: ProjectApi): Promise<TimedAnswer> {
+  return timedInvoke(api, "notify", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ to: "reader@example.test", name: "Ada" }),
   });
-  const text = await response.text();
-  return { status: response.status, ms: performance.now() - started, text, headers: response.headers };
 }
 
 /** The 500 of the specification, naming nothing of the SMTP server; answers the execution id. */
-function expectFailedStepAnswer(answer: { status: number; text: string; headers: Headers }, port: number): string {
-  expect(answer.status).toBe(500);
-  const body = JSON.parse(answer.text) as Json;
-  expect(Object.keys(body).sort()).toEqual(["error", "executionId"]);
-  expect(body.error).toBe("endpoint execution failed");
-  expect(body.executionId).toMatch(/^exe_[0-9a-z]{26}$/);
-  const headers = JSON.stringify([...answer.headers]);
-  for (const secret of [PASSWORD, USER, "127.0.0.1", `:${port}`, "SMTP"]) expect(headers).not.toContain(secret);
-  return body.executionId as string;
+function expectSmtpFailureAnswer(answer: TimedAnswer, port: number): string {
+  return expectFailedStepAnswer(answer, [PASSWORD, USER, "127.0.0.1", `:${port}`, "SMTP"]);
 }
 
 /** The execution log records the failed email step, without the password. */
-async function expectLoggedFailure(executionId: string, port: number): Promise<Json> {
+async function expectLoggedFailure(server: RouteServer, api: ProjectApi, executionId: string, port: number): Promise<Json> {
   await server.drain();
-  const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/executions/${executionId}`, { headers: { authorization: `Bearer ${readKey}` } });
+  const response = await api.fetch(`/executions/${executionId}`);
   expect(response.status).toBe(200);
   const entry = (await response.json()) as Json & { steps: Json[] };
   expect(entry).toMatchObject({ id: executionId, outcome: "failed", httpStatus: 500 });
@@ -134,32 +116,32 @@ async function expectLoggedFailure(executionId: string, port: number): Promise<J
   return entry;
 }
 
-function expectPasswordNotInServerLog(): void {
+function expectPasswordNotInServerLog(serverLog: string[]): void {
   expect(serverLog.join("")).not.toContain(PASSWORD);
 }
 
 describe("a project's SMTP server failing", () => {
-  it("refusing connections: the step fails at once, 500 with the execution id, logged", async () => {
+  it("refusing connections: the step fails at once, 500 with the execution id, logged", async ({ useSmtpServer, serverLog, server, api }) => {
     const port = await freePort();
     await useSmtpServer(port);
-    const answer = await notify();
+    const answer = await notify(api);
     expect(answer.ms).toBeLessThan(REFUSED_BOUND_MS);
-    const executionId = expectFailedStepAnswer(answer, port);
-    await expectLoggedFailure(executionId, port);
-    expectPasswordNotInServerLog();
+    const executionId = expectSmtpFailureAnswer(answer, port);
+    await expectLoggedFailure(server, api, executionId, port);
+    expectPasswordNotInServerLog(serverLog);
   });
 
-  it("accepting TCP and never greeting: cut by the greeting timeout, the socket closed, 500, logged", async () => {
-    await useSmtpServer(silentPort);
-    const closedBefore = silentClosed;
-    const answer = await notify();
+  it("accepting TCP and never greeting: cut by the greeting timeout, the socket closed, 500, logged", async ({ useSmtpServer, silent, serverLog, server, api }) => {
+    await useSmtpServer(silent.port);
+    const closedBefore = silent.closed;
+    const answer = await notify(api);
     expect(answer.ms).toBeLessThan(SILENT_BOUND_MS);
-    const executionId = expectFailedStepAnswer(answer, silentPort);
-    const entry = await expectLoggedFailure(executionId, silentPort);
+    const executionId = expectSmtpFailureAnswer(answer, silent.port);
+    const entry = await expectLoggedFailure(server, api, executionId, silent.port);
     expect(JSON.stringify(entry.steps)).toMatch(/did not answer in time|did not finish within|timed? ?out/i);
     // The platform let go of the connection it opened: nothing is left waiting on the silent server.
-    await expect.poll(() => silentClosed - closedBefore, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
-    expect(silentSockets.size).toBe(0);
-    expectPasswordNotInServerLog();
+    await expect.poll(() => silent.closed - closedBefore, { timeout: 5_000 }).toBeGreaterThanOrEqual(1);
+    expect(silent.sockets.size).toBe(0);
+    expectPasswordNotInServerLog(serverLog);
   }, 40_000);
 });

@@ -1,7 +1,7 @@
 import { request as httpRequest } from "node:http";
 import { describe, expect } from "vitest";
 import { newId } from "@/lib/ids";
-import { insertFormAutomation, readStoredSubmissions, jsonBody as json } from "@/lib/forms/testing/form-fixtures";
+import { insertFormAutomation, readStoredSubmissions, jsonBody as json } from "@/test/support/form-fixtures";
 import { routeTest } from "@/test/support/route-test";
 
 const LIMIT = 100 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect } from "vitest";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { browserFormPost, insertFormAutomation, readStoredSubmissions } from "@/lib/forms/testing/form-fixtures";
+import { browserFormPost, insertFormAutomation, readStoredSubmissions } from "@/test/support/form-fixtures";
 import type { ProjectApi } from "@/test/support/project-api";
 import { routeTest } from "@/test/support/route-test";
 

@@ -2,7 +2,7 @@ import { describe, expect } from "vitest";
 import { routeByOrigin } from "@/lib/http/invocation-origin";
 import { INVOCATION_SANDBOX } from "@/lib/http/security-headers";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { browserFormPost, insertFormAutomation, insertManualAutomation, readStoredSubmissions, jsonBody } from "@/lib/forms/testing/form-fixtures";
+import { browserFormPost, insertFormAutomation, insertManualAutomation, readStoredSubmissions, jsonBody } from "@/test/support/form-fixtures";
 import { createProjectFixture, createTestUser } from "@/test/fixtures";
 import type { ApiCredentials, ProjectApi } from "@/test/support/project-api";
 import { routeTest } from "@/test/support/route-test";

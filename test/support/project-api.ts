@@ -41,8 +41,8 @@ export interface ProjectApi {
   invoke(slug: string, init?: RequestInit, search?: string): Promise<Response>;
   /** A form submission (`/forms/:form`), without credentials, redirects not followed. */
   postForm(form: string, init?: RequestInit): Promise<Response>;
-  /** The same client for another project or other credentials. */
-  with(options: { projectId?: string; credentials?: ApiCredentials }): ProjectApi;
+  /** The same client for another project, other credentials or another server (an app instance of its own). */
+  with(options: { projectId?: string; credentials?: ApiCredentials; server?: { url: string } }): ProjectApi;
 }
 
 /** Reads a response into an answer: status, headers, text and the JSON body (`{}` when empty). */
@@ -90,6 +90,7 @@ export function projectApi(server: { url: string }, fixture: { projectId: string
     send: async (method, path, form, headers = {}) => answerOf(await fetch(url(path), { method, headers: { ...auth(), ...headers }, body: form })),
     invoke: (slug, init = {}, search = "") => fetch(url(`/fn/${slug}${search}`), init),
     postForm: (form, init = {}) => fetch(url(`/forms/${form}`), { method: "POST", redirect: "manual", ...init }),
-    with: (options) => projectApi(server, options.projectId === undefined ? fixture : { ...fixture, projectId: options.projectId }, options.credentials ?? credentials),
+    with: (options) =>
+      projectApi(options.server ?? server, options.projectId === undefined ? fixture : { ...fixture, projectId: options.projectId }, options.credentials ?? credentials),
   };
 }

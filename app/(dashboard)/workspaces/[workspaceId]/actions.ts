@@ -3,13 +3,12 @@
 import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { newId } from "@/lib/ids";
-import { getCurrentUserId } from "@/lib/auth/current-user";
 import { renameWorkspace } from "@/lib/workspaces/rename-workspace";
 import { inviteMember } from "@/lib/workspaces/invite-member";
 import { removeMember } from "@/lib/workspaces/remove-member";
 import { getWorkspaceMembershipOrThrow } from "@/lib/workspaces/get-workspace-membership-or-throw";
 import { createProject } from "@/lib/projects/create-project";
-import { testDatabaseConnection, type ConnectionTestResult } from "@/lib/projects/test-database-connection";
+import { testDatabaseConnection } from "@/lib/projects/test-database-connection";
 import { succeed, type FormState } from "@/lib/http/action-result";
 import { workspaceAction } from "@/lib/http/workspace-action";
 import { readDatabaseInput } from "@/lib/projects/read-database-input";
@@ -63,15 +62,14 @@ export const createProjectAction = workspaceAction(
 /**
  * "Test connection" in the new-project form. Only admins (who may create projects) can make the
  * server open a connection; the project does not exist yet, so the test runs under a fresh id. A
- * failed test, the refusal included, is an outcome with its sentence (the form shows it beside the
- * button), not an ActionResult: hence no workspaceAction here.
+ * failed test is an outcome with its sentence (the form shows it beside the button), not a failed
+ * action; a refusal is the action's failure, which the form shows as a failed test too
+ * (connectionTestOutcome).
  */
-export async function testNewProjectDatabaseAction(workspaceId: string, input: { kind: string; url?: string }): Promise<ConnectionTestResult> {
-  const userId = await getCurrentUserId();
-  try {
+export const testNewProjectDatabaseAction = workspaceAction(
+  async ({ workspaceId, userId }, input: { kind: string; url?: string }) => {
     await getWorkspaceMembershipOrThrow({ workspaceId, userId, requireAdmin: true });
-    return await testDatabaseConnection({ projectId: newId("project"), input });
-  } catch (error) {
-    return connectionTestFailure(error);
-  }
-}
+    return succeed(await testDatabaseConnection({ projectId: newId("project"), input }).catch(connectionTestFailure));
+  },
+  { name: "test-connection" },
+);

@@ -8,6 +8,7 @@ import { FormError } from "@/components/ui/form-error";
 import { Spinner } from "@/components/ui/spinner";
 import { useFormAction } from "@/components/forms/use-form-action";
 import { DatabaseFields } from "@/components/projects/database-fields";
+import { connectionTestOutcome } from "@/lib/projects/connection-test-outcome";
 import { createProjectAction, testNewProjectDatabaseAction } from "./actions";
 
 export function CreateProjectDialog({ workspaceId, triggerLabel = "New project" }: { workspaceId: string; triggerLabel?: string }) {
@@ -25,7 +26,7 @@ export function CreateProjectDialog({ workspaceId, triggerLabel = "New project" 
             urlError={state.fieldErrors?.["database.url"]}
             kindError={state.fieldErrors?.["database.kind"]}
             canTestLocal={false}
-            testConnection={(input) => testNewProjectDatabaseAction(workspaceId, input)}
+            testConnection={async (input) => connectionTestOutcome(await testNewProjectDatabaseAction(workspaceId, input))}
           />
           <div className="flex justify-end gap-2 border-t border-slate-100 pt-4">
             <Button variant="ghost" onClick={() => setOpen(false)}>

@@ -1,3 +1,4 @@
+import { test } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { closeKv } from "@/lib/kv/get-kv";
 import { startTestSmtpServer, type ReceivedMail, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
@@ -11,6 +12,7 @@ import { createSchema } from "@/lib/schemas/create-schema";
 import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
 import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { settleAfterResponseWork } from "@/lib/http/after-response";
+import { projectApi, type ApiAnswer, type ProjectApi } from "@/test/support/project-api";
 
 /**
  * Shared set-up of the end-user auth route tests: the app's routes over real HTTP, a real SMTP
@@ -21,12 +23,36 @@ import { settleAfterResponseWork } from "@/lib/http/after-response";
 export const CLIENT_IP_HEADER = "x-test-client-ip";
 export const PASSWORD = "correct horse battery";
 
-export interface EndUserProject {
+/** An end user's calls to the auth routes of one project (`/api/projects/:id/auth/:schema/…`), without credentials. */
+export interface EndUserCalls {
+  /** POSTs JSON (an object, or a string sent as is) to an action, from a client IP (198.51.100.1 unless told). */
+  post(action: string, body: unknown, options?: { schema?: string; ip?: string; headers?: Record<string, string> }): Promise<ApiAnswer>;
+  /** GET me, with a bearer token (`null`: none). */
+  me(token: string | null, options?: { schema?: string; headers?: Record<string, string> }): Promise<ApiAnswer>;
+}
+
+/** The end-user calls through a project client (`api`: that project's, or any other id's). */
+export function endUserCalls(api: ProjectApi): EndUserCalls {
+  return {
+    post: (action, body, options = {}) =>
+      api.call("POST", `/auth/${options.schema ?? "customers"}/${action}`, body, { [CLIENT_IP_HEADER]: options.ip ?? "198.51.100.1", ...options.headers }),
+    me: (token, options = {}) =>
+      api.call("GET", `/auth/${options.schema ?? "customers"}/me`, undefined, { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...options.headers }),
+  };
+}
+
+export interface EndUserProject extends EndUserCalls {
   fixture: ProjectFixture;
   projectId: string;
   store: RecordStore;
-  /** `${server}/api/projects/<id>/auth/<schema>/<action>` */
-  url(action: string, schema?: string): string;
+  /** The project's API as end users call it: no credentials. */
+  api: ProjectApi;
+}
+
+/** What an end-user test works with: the suite and the file's project (endUserTest). */
+export interface EndUserContext {
+  suite: EndUserSuite;
+  project: EndUserProject;
 }
 
 export interface EndUserSuite {
@@ -48,7 +74,22 @@ export const CUSTOMERS_SCHEMA = {
   ],
 };
 
-export async function startEndUserSuite(options: { extraAllowedHosts?: string[] } = {}): Promise<EndUserSuite> {
+/**
+ * The end-user suites' `test`: `suite`, started on first use and closed when the file ends, and
+ * `project`, a project of it with `schemas` (the customers schema by default). `extraAllowedHosts`
+ * pass the outbound guard besides the suite's SMTP server and database.
+ */
+export function endUserTest(options: { extraAllowedHosts?: string[]; schemas?: unknown[] } = {}) {
+  return test
+    .extend("suite", { scope: "file" }, async ({}, { onCleanup }) => {
+      const suite = await startEndUserSuite(options);
+      onCleanup(() => suite.close());
+      return suite;
+    })
+    .extend("project", { scope: "file" }, ({ suite }) => suite.createProject({ schemas: options.schemas }));
+}
+
+async function startEndUserSuite(options: { extraAllowedHosts?: string[] } = {}): Promise<EndUserSuite> {
   const smtp = await startTestSmtpServer();
   const databaseUrl = process.env.DATABASE_URL;
   const allowed = [`127.0.0.1:${smtp.port}`, ...(options.extraAllowedHosts ?? [])];
@@ -79,12 +120,8 @@ export async function startEndUserSuite(options: { extraAllowedHosts?: string[] 
       for (const definition of projectOptions.schemas ?? [CUSTOMERS_SCHEMA]) {
         await createSchema({ projectId: fixture.projectId, definition, store });
       }
-      return {
-        fixture,
-        projectId: fixture.projectId,
-        store,
-        url: (action, schema = "customers") => `${server.url}/api/projects/${fixture.projectId}/auth/${schema}/${action}`,
-      };
+      const api = projectApi(server, fixture, "anonymous");
+      return { fixture, projectId: fixture.projectId, store, api, ...endUserCalls(api) };
     },
     async close() {
       await settleAfterResponseWork();
@@ -96,24 +133,6 @@ export async function startEndUserSuite(options: { extraAllowedHosts?: string[] 
       await closePlatformDb();
     },
   };
-}
-
-/** POSTs JSON from a client IP; answers the status, the raw text and the parsed body. */
-export async function postJson(url: string, body: unknown, options: { ip?: string; headers?: Record<string, string> } = {}) {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", [CLIENT_IP_HEADER]: options.ip ?? "198.51.100.1", ...options.headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
-}
-
-/** GET me with a bearer token. */
-export async function getMe(url: string, token: string | null, headers: Record<string, string> = {}) {
-  const response = await fetch(url, { headers: { ...(token === null ? {} : { authorization: `Bearer ${token}` }), ...headers } });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text ? (JSON.parse(text) as Record<string, unknown>) : null };
 }
 
 /** The single-use token a verification or reset mail carries (from the text part). */

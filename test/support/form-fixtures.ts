@@ -7,7 +7,7 @@ import { automations } from "@/lib/platform-db/schema";
 import { bumpProjectGeneration } from "@/lib/projects/project-generation";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import type { StoredRecord } from "@/lib/records/record-store";
-import { FORM_SUBMISSIONS_COLLECTION } from "../form-submission";
+import { FORM_SUBMISSIONS_COLLECTION } from "@/lib/forms/form-submission";
 
 /**
  * Test helpers of the form intake. Automations are inserted straight into the platform database
