@@ -15,7 +15,7 @@ import { cpuTicks, startProcess, tailOfLog, waitForHttp, waitForIdle, type Manag
 import { databaseUrl, REDIS_URL } from "../infrastructure";
 import type { BenchModeContext } from "../bench-mode-context";
 import { InspectorProfiler } from "../inspector-profiler";
-import { formatCpuProfileSummary, summarizeCpuProfile } from "../summarize-cpu-profile";
+import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfileSummary } from "../summarize-cpu-profile";
 import { writeReport } from "../report";
 import {
   AUTOMATION_TARGETS,
@@ -32,6 +32,7 @@ import { REFERENCE_QUEUE } from "./names";
 import { appLedger, referenceLedger, type LoggedRun, type RunLedger } from "./run-ledger";
 import { eventBody, setupAutomationProject, type AutomationBenchProject } from "./setup-automation-project";
 import { percentile, runWriteLoad, type WriteLoadResult } from "./write-load";
+import { formatWriteOverhead, type ProfiledWrites } from "./write-overhead";
 
 const CLOCK_TICKS_PER_SECOND = 100;
 const SAMPLE_EVERY_MS = 250;
@@ -333,6 +334,8 @@ async function measureWriteThroughput(
   const rounds: Record<(typeof modes)[number], WriteLoadResult[]> = { without: [], with: [], alongside: [] };
   const labels = { without: "without the automation", with: "with the automation, worker paused", alongside: "with the automation, worker running" };
   let drainSeconds = 0;
+  // The server alone, without the automation and with it (worker paused): what a queued event costs a write.
+  const serverProfiles: { without?: ProfiledWrites; with?: ProfiledWrites } = {};
   for (let round = 1; round <= options.rounds; round++) {
     for (const mode of modes) {
       await project.setAutomationEnabled(mode !== "without");
@@ -355,7 +358,10 @@ async function measureWriteThroughput(
       }
       const drainStarted = Date.now();
       await waitForDrain(app, 600_000);
-      if (profiled) await saveProfiles(context, profiled, app.processes(), `records-api-writes-${mode}-automation`);
+      if (profiled) {
+        const [server] = await saveProfiles(context, profiled, app.processes(), `records-api-writes-${mode}-automation`);
+        if (server && mode !== "alongside") serverProfiles[mode] = { summary: server, writes: load.answeredAt.size };
+      }
       if (mode === "alongside") drainSeconds = Math.max(drainSeconds, (Date.now() - drainStarted) / 1000);
       rounds[mode].push(load);
       log(
@@ -365,6 +371,7 @@ async function measureWriteThroughput(
       );
     }
   }
+  if (serverProfiles.without && serverProfiles.with) console.log(`\n${formatWriteOverhead(serverProfiles.without, serverProfiles.with)}\n`);
   const summary = (loads: WriteLoadResult[]) => {
     const rates = loads.map((load) => load.writesPerSecond);
     const chosen = loads.find((load) => load.writesPerSecond === median(rates)) as WriteLoadResult;
@@ -400,7 +407,14 @@ async function connectProfilers(context: AutomationBenchContext, processes: read
   return profilers;
 }
 
-async function saveProfiles(context: AutomationBenchContext, profilers: readonly InspectorProfiler[], processes: readonly ManagedProcess[], label: string): Promise<void> {
+/** Stops and saves the profiles, prints their summaries and answers them (the server's first). */
+async function saveProfiles(
+  context: AutomationBenchContext,
+  profilers: readonly InspectorProfiler[],
+  processes: readonly ManagedProcess[],
+  label: string,
+): Promise<CpuProfileSummary[]> {
+  const summaries: CpuProfileSummary[] = [];
   for (const [index, profiler] of profilers.entries()) {
     const profile = await profiler.stop();
     const name = index === 0 ? "server" : "worker";
@@ -408,7 +422,9 @@ async function saveProfiles(context: AutomationBenchContext, profilers: readonly
     writeFileSync(file, JSON.stringify(profile));
     const summary = summarizeCpuProfile(profile, `CPU profile of the app's ${processes[index]?.name ?? name}, ${label} (${file})`, 25);
     console.log(`\n${formatCpuProfileSummary(summary, 20)}\n`);
+    summaries.push(summary);
   }
+  return summaries;
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createWriteBatcher } from "./write-batcher";
 
 /** The batching policy alone; batched-inserts.test.ts runs it against PGlite and PostgreSQL. */
-function recorder(options: { maxInFlight: number; failBatch?: unknown }) {
+function recorder(options: { maxInFlight: number; failBatch?: unknown; gather?: "task" | "event-loop-turn" }) {
   const statements: string[][] = [];
   const pending: Array<() => void> = [];
   const run = (items: readonly string[]) =>
@@ -15,6 +15,7 @@ function recorder(options: { maxInFlight: number; failBatch?: unknown }) {
     runBatch: run,
     failsEveryItem: (error) => error === "database down",
     maxInFlight: options.maxInFlight,
+    gather: options.gather,
   });
   const finishNext = async () => {
     pending.shift()?.();
@@ -40,6 +41,26 @@ describe("write batcher", () => {
     await finishNext();
     await finishNext();
     await Promise.all([...rest, other]);
+  });
+
+  it("gathers the writes of a whole event-loop turn when asked to, not only those of one task", async () => {
+    const byTask = recorder({ maxInFlight: 1 });
+    const byTurn = recorder({ maxInFlight: 1, gather: "event-loop-turn" });
+    const writes: Array<Promise<void>> = [];
+    for (const { batcher } of [byTask, byTurn]) {
+      writes.push(batcher.add("notes", "a"));
+      // Another request's write, made by a later task of the same turn.
+      await Promise.resolve();
+      writes.push(batcher.add("notes", "b"));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(byTask.statements).toEqual([["a"]]);
+    expect(byTurn.statements).toEqual([["a", "b"]]);
+    await byTask.finishNext();
+    await byTask.finishNext();
+    await byTurn.finishNext();
+    await Promise.all(writes);
+    expect(byTask.statements).toEqual([["a"], ["b"]]);
   });
 
   it("runs each write of a refused batch alone, so that only the faulty one fails", async () => {

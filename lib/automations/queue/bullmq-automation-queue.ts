@@ -86,26 +86,44 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private readonly adds: WriteBatcher<JobToAdd>;
 
   constructor(private readonly options: BullmqAutomationQueueOptions) {
-    // Jobs queued by concurrent writes in the same turn of the event loop go out in one socket write.
-    this.producer = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false, enableAutoPipelining: true });
+    // No auto-pipelining: ioredis builds its pipeline object with a copy of every script the
+    // connection knows, and BullMQ loads dozens, which made that copy the dearest part of an add.
+    // Adds made together leave in one socket write through corkUntilTurnEnds instead.
+    this.producer = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
     this.producer.on("error", (error) => warnThrottled("automation queue connection error", error));
     this.queue = new Queue<AutomationJob>(AUTOMATION_QUEUE_NAME, { connection: this.producer, prefix: this.bullPrefix });
     this.queue.on("error", (error) => warnThrottled("automation queue error", error));
-    // Each add is a socket write, the dearest part of queueing a run on this kind of machine. Adds
-    // go out at once while none is in flight; the ones made meanwhile (concurrent writes' events)
-    // wait for it and leave together as one pipeline: one socket write for many jobs, a round trip
-    // of extra delay at most. Adding a known job id again does nothing, so after a batch refused by
-    // a script error (a reply error) each job is simply added alone for its own answer.
+    // Each add is a socket write and a read of its reply, the dearest part of queueing a run on this
+    // kind of machine. Adds gather over the event loop's turn — the writes whose records were
+    // stored in the same turn — and while one batch is in flight the ones made meanwhile wait for it
+    // and leave together: one socket write for many jobs, a round trip of extra delay at most. Each
+    // job of a batch is its own add (not addBulk, whose MULTI builds a pipeline object), so each gets
+    // its own answer; a batch refused by a script error (a reply error) is added again job by job,
+    // which for the jobs already added does nothing.
     this.adds = createWriteBatcher<JobToAdd>({
       runAlone: async (job) => {
         await this.queue.add(job.name, job.data, job.opts);
       },
       runBatch: async (jobs) => {
-        await this.queue.addBulk([...jobs]);
+        this.corkUntilTurnEnds();
+        await Promise.all(jobs.map((job) => this.queue.add(job.name, job.data, job.opts)));
       },
       failsEveryItem: (error) => !(error instanceof ReplyError),
       maxInFlight: 1,
+      gather: "event-loop-turn",
     });
+  }
+
+  /**
+   * Holds the producer's socket writes until the end of this turn of the event loop, so that the
+   * commands of the adds started now leave in one system call. Commands written later (or while
+   * the connection is not ready) are simply sent as usual.
+   */
+  private corkUntilTurnEnds(): void {
+    if (this.producer.status !== "ready") return;
+    const socket = this.producer.stream;
+    socket.cork();
+    setImmediate(() => socket.uncork());
   }
 
   private get bullPrefix(): string {

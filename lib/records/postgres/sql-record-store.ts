@@ -76,10 +76,22 @@ function outboxInsertSql(outbox: OutboxWrite, source: string, params: SqlParams)
   );
 }
 
-/** The outbox entry outboxInsertSql stores, built here for a batch of writes whose records are known. */
-function outboxEntry(outbox: OutboxWrite, record: StoredRecord): Record<string, unknown> {
-  const now = new Date().toISOString();
-  return { id: outbox.id, createdAt: now, updatedAt: now, event: outbox.event, record, previous: null };
+/**
+ * The statement that stores the outbox entries of a batch of inserts, as the last part of the
+ * batch's statement: `$2` lists each entry's id, record id and event; the record is taken from the
+ * rows `written` returns (id, doc), so it is not sent twice. Stores what outboxInsertSql stores.
+ */
+function batchOutboxInsertSql(outboxCollection: string): string {
+  return (
+    `INSERT INTO ${qualifiedTable(outboxCollection)} (id, doc) SELECT entry->>'id', jsonb_build_object(` +
+    `'id', entry->>'id', 'createdAt', entry->>'at', 'updatedAt', entry->>'at', 'event', entry->'event', 'record', written.doc, 'previous', NULL::jsonb) ` +
+    `FROM jsonb_array_elements($2::jsonb) AS entry JOIN written ON written.id = entry->>'recordId'`
+  );
+}
+
+/** An entry of batchOutboxInsertSql's `$2`. */
+function batchOutboxEntry(outbox: OutboxWrite, record: StoredRecord, at: string): Record<string, unknown> {
+  return { id: outbox.id, recordId: record.id, at, event: outbox.event };
 }
 
 /** One statement of index maintenance, run by a caller's operation or in the background. */
@@ -340,8 +352,9 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     const params = [JSON.stringify(items.map((item) => item.record))];
     let sql = insertRecords;
     if (outbox) {
-      params.push(JSON.stringify(items.map((item) => outboxEntry(item.outbox!, item.record))));
-      sql = `WITH written AS (${insertRecords}) INSERT INTO ${qualifiedTable(outbox.collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($2::jsonb) AS item`;
+      const at = new Date().toISOString();
+      params.push(JSON.stringify(items.map((item) => batchOutboxEntry(item.outbox!, item.record, at))));
+      sql = `WITH written AS (${insertRecords} RETURNING id, doc) ${batchOutboxInsertSql(outbox.collection)}`;
     }
     await write(collection, deadline, () => query(sql, params, deadline), outbox);
   }
