@@ -5,8 +5,9 @@
  *
  * Per call, like lib/endpoints/invoke/invoke-endpoint.ts:
  * - one Redis GET of the project generation key (lib/projects/project-generation.ts);
- * - the rate limit: @upstash/ratelimit's sliding window (one EVALSHA of the same Lua script, same
- *   key layout) over ioredis, keyed by the client IP from x-real-ip, 60 a minute;
+ * - the rate limit: the sliding window's script as the app runs it (one EVALSHA of the same Lua
+ *   script, same key layout, lib/kv/redis/redis-sliding-window-rate-limiter.ts) over ioredis, keyed by
+ *   the client IP from x-real-ip, 60 a minute;
  * - cached GET: one Redis GET of the cached answer (a miss runs the work and SETs it with PX);
  * - uncached GET: the record store's page query and one findByIds for the expanded relation (the
  *   SQL of lib/records/postgres), the JMESPath transform compiled once, JSON out;
@@ -21,10 +22,8 @@
 import http from "node:http";
 import pg from "pg";
 import { Redis } from "ioredis";
-import { Ratelimit } from "@upstash/ratelimit";
-import { Redis as UpstashRedis } from "@upstash/redis";
 import { compile, TreeInterpreter, type JSONValue } from "@jmespath-community/jmespath";
-import { IoredisRequester } from "@/lib/kv/redis/ioredis-requester";
+import { SLIDING_WINDOW_SCRIPT } from "@/lib/kv/redis/redis-sliding-window-rate-limiter";
 import { newId } from "@/lib/ids";
 import { CACHE_SECONDS, PAGE_SIZE, TICKETS_TRANSFORM, type EndpointKey } from "../fixtures";
 import { readBody } from "./read-body";
@@ -51,16 +50,17 @@ pool.on("error", (error) => console.error("[reference] idle connection failed:",
 
 const RATE_LIMIT = 60;
 const WINDOW_MS = 60_000;
-const limiter = new Ratelimit({
-  redis: new UpstashRedis(new IoredisRequester(redis)),
-  limiter: Ratelimit.slidingWindow(RATE_LIMIT, `${WINDOW_MS} ms`),
-  prefix: `${KEY_PREFIX}rl:${WINDOW_MS}`,
-  timeout: 0,
-  analytics: false,
-  enableProtection: false,
-  enableTelemetry: false,
-  ephemeralCache: new Map<string, number>(),
-});
+redis.defineCommand("slidingWindow", { numberOfKeys: 2, lua: SLIDING_WINDOW_SCRIPT });
+const scripts = redis as Redis & { slidingWindow(...args: Array<string | number>): Promise<[number, number]> };
+
+/** The app's sliding window (two buckets, keys `<prefix>rl:<windowMs>:<key>:<bucket>`), one EVALSHA. */
+async function rateLimit(key: string): Promise<{ success: boolean; remaining: number; reset: number }> {
+  const now = Date.now();
+  const bucket = Math.floor(now / WINDOW_MS);
+  const identifier = `${KEY_PREFIX}rl:${WINDOW_MS}:${key}`;
+  const [remaining] = await scripts.slidingWindow(`${identifier}:${bucket}`, `${identifier}:${bucket - 1}`, RATE_LIMIT, now, WINDOW_MS, 1);
+  return { success: remaining >= 0, remaining, reset: (bucket + 1) * WINDOW_MS };
+}
 
 const transform = compile(TICKETS_TRANSFORM);
 const GENERATION_KEY = `${KEY_PREFIX}c:prj-gen:${config.projectId}`;
@@ -177,7 +177,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
   if (!route) return send(res, 404, { "content-type": JSON_TYPE }, '{"error":"not found"}');
 
   await redis.get(GENERATION_KEY);
-  const limit = await limiter.limit(`inv:${route.id}:ip:${clientIp(req)}`);
+  const limit = await rateLimit(`inv:${route.id}:ip:${clientIp(req)}`);
   const headers: Headers = {
     "x-ratelimit-limit": String(RATE_LIMIT),
     "x-ratelimit-remaining": String(Math.max(0, limit.remaining)),

@@ -2,16 +2,15 @@ import { isAppError } from "@/lib/errors";
 import type { FlowRunResult } from "@/lib/flow/engine/run-flow";
 import type { EndpointInput } from "../endpoint-definition";
 import { jsonBodyFromText } from "@/lib/flow/engine/render-json-body";
-import { renderEndpointResponse } from "./render-response";
-import type { CachedResponse } from "./response-cache";
+import { renderEndpointResponse, type RenderedResponse } from "./render-response";
 import type { RunLogFields } from "@/lib/runs/run-project-flow";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
 export interface RunAnswer extends RunLogFields {
   httpStatus: number;
-  /** What the caller is answered. */
-  response: CachedResponse;
+  /** What the caller is answered (and, for the log, the value a JSON body was written from). */
+  response: RenderedResponse;
   /** Why the run failed outside its steps (the response could not be rendered), for the log. */
   error: string | null;
 }
@@ -29,7 +28,7 @@ export function answerForRun(responseDefinition: EndpointInput["response"], run:
   });
   if (!run) return failed("the stored flow is invalid; open and save the endpoint again");
   if (run.outcome === "completed") {
-    let response: CachedResponse;
+    let response: RenderedResponse;
     try {
       response = renderEndpointResponse(responseDefinition, run.context);
     } catch (error) {

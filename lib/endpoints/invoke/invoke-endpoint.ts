@@ -108,11 +108,15 @@ async function execute(
     log: "after",
     answer: (result, id) => answerForRun(definition.response, result, id),
   });
-  const response = answer.response;
+  // Only what the caller gets: the value a body was written from stays with the log.
+  const { status, contentType, headers, body: text } = answer.response;
   return {
-    ...response,
+    status,
+    contentType,
+    headers,
+    body: text,
     executionId,
-    cacheable: endpoint.cacheable && run?.outcome === "completed" && response.status >= 200 && response.status < 300,
+    cacheable: endpoint.cacheable && run?.outcome === "completed" && status >= 200 && status < 300,
   };
 }
 

@@ -146,6 +146,19 @@ describe("renderEndpointResponse", () => {
     const rendered = renderEndpointResponse({ status: 200, contentType: "text/html", body: "<h1>{{body.script}}</h1>", headers: {} }, scope);
     expect(rendered).toEqual({ status: 200, contentType: "text/html; charset=utf-8", body: "<h1>&lt;script&gt;alert(1)&lt;/script&gt;</h1>", headers: {} });
   });
+
+  it("hands the log the value a JSON body of exactly one step output was written from, and nothing otherwise", () => {
+    const context = createFlowContext({});
+    const rows = [{ id: "r1", title: "a" }];
+    context.steps.list = rows;
+    const whole = renderEndpointResponse({ status: 200, contentType: "application/json", body: "{{steps.list}}", headers: {} }, context);
+    expect(whole.body).toBe(JSON.stringify(rows));
+    expect(whole.bodyValue).toBe(rows);
+    const wrapped = renderEndpointResponse({ status: 200, contentType: "application/json", body: '{"data": {{steps.list}}}', headers: {} }, context);
+    expect(JSON.parse(wrapped.body)).toEqual({ data: rows });
+    expect("bodyValue" in wrapped).toBe(false);
+    expect("bodyValue" in renderEndpointResponse({ status: 200, contentType: "application/json", body: "{{steps.missing}}", headers: {} }, context)).toBe(false);
+  });
 });
 
 describe("values nested too deeply to write as text", () => {

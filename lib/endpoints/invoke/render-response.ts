@@ -2,8 +2,8 @@ import { AppError } from "@/lib/errors";
 import { escapeCsvField } from "@/lib/flow/engine/escape-csv-field";
 import { escapeHtml } from "@/lib/flow/engine/escape-html";
 import { escapeXml } from "@/lib/flow/engine/escape-xml";
-import { renderJsonBody } from "@/lib/flow/engine/render-json-body";
-import { renderTemplate, type TemplateScope } from "@/lib/flow/engine/render-template";
+import { renderJsonBody, renderJsonBodyWithValue } from "@/lib/flow/engine/render-json-body";
+import { MISSING, renderTemplate, type TemplateScope } from "@/lib/flow/engine/render-template";
 import type { ResponseContentType } from "../endpoint-definition";
 
 export interface RenderedResponse {
@@ -11,6 +11,11 @@ export interface RenderedResponse {
   contentType: string;
   body: string;
   headers: Record<string, string>;
+  /**
+   * Set when the JSON body is exactly one step's output (a body of `{{steps.<name>}}`): the value it
+   * is the text of, which the execution log previews instead of parsing the body back.
+   */
+  bodyValue?: unknown;
 }
 
 const CONTENT_TYPE_HEADER: Record<ResponseContentType, string> = {
@@ -56,6 +61,12 @@ export function renderEndpointResponse(
   response: { status: number; contentType: ResponseContentType; body: string; headers: Readonly<Record<string, string>> },
   scope: TemplateScope,
 ): RenderedResponse {
-  const body = renderResponseBody(response.contentType, response.body, scope);
-  return { status: response.status, contentType: CONTENT_TYPE_HEADER[response.contentType], body, headers: renderResponseHeaders(response.headers, scope) };
+  const status = response.status;
+  const contentType = CONTENT_TYPE_HEADER[response.contentType];
+  if (response.contentType === "application/json") {
+    const { text, value } = renderJsonBodyWithValue(response.body, scope);
+    const headers = renderResponseHeaders(response.headers, scope);
+    return value === MISSING ? { status, contentType, body: text, headers } : { status, contentType, body: text, headers, bodyValue: value };
+  }
+  return { status, contentType, body: renderResponseBody(response.contentType, response.body, scope), headers: renderResponseHeaders(response.headers, scope) };
 }

@@ -19,12 +19,24 @@ export function jsonBodyFromText(text: string): string {
  * escaped, so data cannot break out of them.
  */
 export function renderJsonBody(template: string, scope: TemplateScope): string {
-  if (!template.includes("{{")) return jsonBodyFromText(template);
+  return renderJsonBodyWithValue(template, scope).text;
+}
+
+/**
+ * renderJsonBody's text, and the value it is the JSON text of when the body is exactly one step's
+ * output (`value`, else MISSING): the execution log previews that value instead of parsing the body back.
+ */
+export function renderJsonBodyWithValue(template: string, scope: TemplateScope): { text: string; value: unknown } {
+  if (!template.includes("{{")) return { text: jsonBodyFromText(template), value: MISSING };
   const { single } = parseTemplate(template);
   if (single && single.root === "steps") {
     const value = resolvePlaceholder(scope, single);
-    if (value !== MISSING) return jsonTextOf(value ?? null);
+    if (value !== MISSING) return { text: jsonTextOf(value ?? null), value: value ?? null };
   }
+  return { text: renderJsonText(template, scope), value: MISSING };
+}
+
+function renderJsonText(template: string, scope: TemplateScope): string {
   const rendered = renderJsonTemplate(template, scope);
   try {
     JSON.parse(rendered);

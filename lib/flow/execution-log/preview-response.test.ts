@@ -58,4 +58,18 @@ describe("previewResponse", () => {
     // A body that says JSON but is not is shown as text.
     expect(previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body: "not json" }).body).toBe("not json");
   });
+
+  it("previews the value a JSON body was written from as the parsed body would be, through the preview it is given", () => {
+    const rows = Array.from({ length: 40 }, (_, index) => ({ id: `r${index}`, title: "cannot reset my password", token: `t${index}`, note: "Bearer abc" }));
+    const body = JSON.stringify(rows);
+    const parsed = previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body }).body;
+    expect(previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body, bodyValue: rows }).body).toBe(parsed);
+    expect(parsed).toContain(`"token":"${REDACTED}"`);
+    expect(parsed).toContain(`"note":"Bearer ${REDACTED}"`);
+    // The caller's preview is used for the value (write-execution-log.ts reuses a step output's).
+    expect(previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body, bodyValue: rows }, () => "shared").body).toBe("shared");
+    // A null value keeps the body's text; a body that is not JSON never uses the value.
+    expect(previewResponse({ status: 200, contentType: JSON_TYPE, headers: {}, body: "null", bodyValue: null }).body).toBe("null");
+    expect(previewResponse({ status: 200, contentType: "text/plain; charset=utf-8", headers: {}, body: "plain", bodyValue: rows }).body).toBe("plain");
+  });
 });

@@ -18,6 +18,11 @@ export interface SentResponse {
   contentType: string;
   headers: Readonly<Record<string, string>>;
   body: string;
+  /**
+   * The value a JSON body is the text of, when the renderer had one (a body of `{{steps.<name>}}`):
+   * previewed as it is, without parsing the body back. Absent otherwise.
+   */
+  bodyValue?: unknown;
 }
 
 export const RESPONSE_HEADERS_MAX = 30;
@@ -58,9 +63,11 @@ function previewHeaders(response: SentResponse): { headers: Record<string, strin
   return { headers, capped };
 }
 
-function previewBody(response: SentResponse): string | null {
+function previewBody(response: SentResponse, preview: (value: unknown) => string | null): string | null {
   const body = response.body;
   if (body === "") return null;
+  // What JSON.parse(body) would give (a value's JSON text parses back to an equal value); null keeps the text path below ("null").
+  if (response.bodyValue !== undefined && response.bodyValue !== null && response.contentType.startsWith("application/json")) return preview(response.bodyValue);
   // Parsing is only needed to find secret-named fields: a body in which no such name appears at all
   // (and no \u escape could spell one) is shown as it was sent, cut, without the parse and re-serialisation.
   if (response.contentType.startsWith("application/json") && body.length <= PARSED_BODY_MAX_CHARS && (mayHoldSecretKey(body) || body.includes("\\u"))) {
@@ -77,8 +84,9 @@ function previewBody(response: SentResponse): string | null {
 /**
  * The answer as the execution page shows it. Built when the log is written, on the call's path, so
  * the work is bounded by the caps rather than by the body: a large JSON body is cut as text, not parsed.
+ * `preview` previews a body's value (write-execution-log.ts passes one that reuses a step output's preview).
  */
-export function previewResponse(response: SentResponse): ExecutionResponseLog {
+export function previewResponse(response: SentResponse, preview: (value: unknown) => string | null = previewValue): ExecutionResponseLog {
   const { headers, capped } = previewHeaders(response);
-  return { status: response.status, headers, body: previewBody(response), ...(capped ? { headersCapped: true as const } : {}) };
+  return { status: response.status, headers, body: previewBody(response, preview), ...(capped ? { headersCapped: true as const } : {}) };
 }

@@ -30,8 +30,26 @@ export interface WriteExecutionLogOptions {
   response?: SentResponse | null;
 }
 
+/**
+ * previewValue, once per object: an answer of `{{steps.<name>}}` is that step's output, which the
+ * entry already previews (40 records cost the same preview twice otherwise).
+ */
+function previewOncePerValue(): (value: unknown) => string | null {
+  const previews = new Map<object, string | null>();
+  return (value) => {
+    if (value === null || typeof value !== "object") return previewValue(value);
+    let preview = previews.get(value);
+    if (preview === undefined) {
+      preview = previewValue(value);
+      previews.set(value, preview);
+    }
+    return preview;
+  };
+}
+
 export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "store" | "projectId" | "retentionDays">): ExecutionLogEntry {
   const { source, run } = options;
+  const preview = previewOncePerValue();
   return {
     id: options.executionId,
     source: source.type,
@@ -56,7 +74,7 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
       status: step.status,
       durationMs: step.durationMs,
       error: step.error,
-      outputPreview: previewValue(step.output),
+      outputPreview: preview(step.output),
     })),
     request: options.request
       ? {
@@ -65,7 +83,7 @@ export function buildExecutionLogEntry(options: Omit<WriteExecutionLogOptions, "
           ...(options.request.userId ? { userId: options.request.userId.slice(0, 200) } : {}),
         }
       : null,
-    ...(options.response ? { response: previewResponse(options.response) } : {}),
+    ...(options.response ? { response: previewResponse(options.response, preview) } : {}),
   };
 }
 

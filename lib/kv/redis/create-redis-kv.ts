@@ -1,10 +1,9 @@
 import { Redis as IORedis, type RedisOptions as IORedisOptions } from "ioredis";
-import { Redis as UpstashRedis } from "@upstash/redis";
 import { BackendGuard, describeKvError, ThrottledWarnings, withTimeout } from "@/lib/kv/internal/backend-guard";
 import { IoredisRequester } from "@/lib/kv/redis/ioredis-requester";
 import { RedisPubSub } from "@/lib/kv/redis/redis-pubsub";
 import { RedisProtocolCache } from "@/lib/kv/shared/redis-protocol-cache";
-import { SlidingWindowRateLimiter } from "@/lib/kv/shared/sliding-window-rate-limiter";
+import { RedisSlidingWindowRateLimiter } from "@/lib/kv/redis/redis-sliding-window-rate-limiter";
 import { DEFAULT_COOLDOWN_MS, DEFAULT_KEY_PREFIX, DEFAULT_TIMEOUT_MS, DEFAULT_WARNING_INTERVAL_MS, type Kv, type RedisKvOptions } from "@/lib/kv/kv";
 
 function connectionOptions(timeoutMs: number): IORedisOptions {
@@ -44,7 +43,7 @@ export function createRedisKv(options: RedisKvOptions): Kv {
   return {
     kind: "redis",
     keyPrefix,
-    rateLimiter: new SlidingWindowRateLimiter({ redis: new UpstashRedis(requester), keyPrefix, guard }),
+    rateLimiter: new RedisSlidingWindowRateLimiter({ client, keyPrefix, guard }),
     cache,
     pubsub,
     ping: () => cache.ping(),

@@ -6,6 +6,13 @@ import { LuaScriptRewriter, normalizeRedisReply, parseRedisCommand, type RedisCo
 /** Connection states in which a command is sure to wait or fail: fail at once instead. */
 const DOWN_STATES = new Set(["reconnecting", "close", "end"]);
 
+/** Fails at once, as unavailable, while the connection is down, instead of queueing the command. */
+export function assertRedisConnectable(client: IORedis): void {
+  if (DOWN_STATES.has(client.status)) {
+    throw new KvUnavailableError(`redis connection is ${client.status}`);
+  }
+}
+
 function isReplyError(error: unknown): error is Error {
   return error instanceof Error && error.name === "ReplyError";
 }
@@ -57,8 +64,6 @@ export class IoredisRequester implements Requester {
   }
 
   private assertConnectable(): void {
-    if (DOWN_STATES.has(this.client.status)) {
-      throw new KvUnavailableError(`redis connection is ${this.client.status}`);
-    }
+    assertRedisConnectable(this.client);
   }
 }

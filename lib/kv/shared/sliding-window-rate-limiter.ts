@@ -6,7 +6,7 @@ import { rateLimitResultOf, unavailableRateLimitResult, windowMsOf } from "@/lib
 import type { RateLimiter, RateLimitResult, RateLimitRule } from "@/lib/kv/kv";
 
 interface SlidingWindowRateLimiterOptions {
-  /** An @upstash/redis client: REST (Upstash) or IoredisRequester (Redis over TCP). */
+  /** An @upstash/redis client: REST (Upstash); Redis over TCP runs the script itself (redis/redis-sliding-window-rate-limiter.ts). */
   redis: UpstashRedis;
   keyPrefix: string;
   guard: BackendGuard;
