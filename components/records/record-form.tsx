@@ -665,7 +665,7 @@ function FileField({
                 {fileId}
               </a>
             </span>
-            <Button variant="secondary" size="sm" onClick={() => onChange(null)} aria-label={`Remove the file of ${field.name}`}>
+            <Button variant="secondary" size="sm" onClick={() => onChange(null)} aria-label={`Remove file of ${field.name}`}>
               Remove file
             </Button>
           </div>
@@ -678,13 +678,13 @@ function FileField({
             <Button
               variant="secondary"
               size="sm"
-              aria-label={`Do not upload ${chosen.name}`}
+              aria-label={`${fileId ? "Keep the current file" : "Upload no file"}, not ${chosen.name}`}
               onClick={() => {
                 context.setPendingFile(path, null);
                 if (inputRef.current) inputRef.current.value = "";
               }}
             >
-              Keep the current file
+              {fileId ? "Keep the current file" : "Upload no file"}
             </Button>
           </div>
         )}
