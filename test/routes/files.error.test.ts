@@ -311,6 +311,12 @@ describe("files inside components and dynamic zones", () => {
     const twice = await api.send("POST", "/records/pages", nested({ "address.photo": png() }, { ...values, address: { photo: "fil_x" } }));
     expect(twice.body.issues).toEqual([{ path: "address.photo", message: "is given twice (as a file and as a value)" }]);
 
+    const entries = Array.from({ length: FILE_LIMITS.nestedFiles + 1 }, () => ({ __component: "hero" }));
+    const parts = Object.fromEntries(entries.map((_, index) => [`blocks.${index}.image`, new Blob(["x"])]));
+    const tooMany = await api.send("POST", "/records/pages", nested(parts, { ...values, blocks: entries }));
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.body.error).toBe(`a request holds at most ${FILE_LIMITS.nestedFiles} files for fields inside components and dynamic zones`);
+
     const invalid = await api.send("POST", "/records/pages", nested({ "address.photo": png(), "blocks.1.image": new Blob(["x"]) }, { ...values, title: undefined }));
     expect(invalid.status).toBe(422);
     expect(invalid.body.issues).toEqual([{ path: "title", message: "is required" }]);
