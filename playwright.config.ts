@@ -5,7 +5,8 @@ import { defineConfig } from "@playwright/test";
  * in Debian's Chromium. With DATABASE_URL (CI: flowpoint_e2e) the platform database is PostgreSQL;
  * without it, PGlite in a fresh .data/e2e. Screenshots of every screen go to e2e/artifacts/.
  */
-const PORT = 3100;
+// E2E_PORT lets a second run share the machine with CI's (which keeps 3100).
+const PORT = Number(process.env.E2E_PORT ?? 3100);
 const BASE_URL = `http://localhost:${PORT}`;
 const E2E_DATA_DIR = ".data/e2e";
 

@@ -129,6 +129,53 @@ describe("record form values", () => {
     expect(record).not.toHaveProperty("cover");
   });
 
+  it("leaves chosen nested files out and names their value paths as the entries stand, after a reorder or a removal", () => {
+    const card = parseSchemaDefinition({
+      name: "card",
+      kind: "component",
+      fields: [
+        { name: "caption", type: "string" },
+        { name: "image", type: "file" },
+      ],
+    });
+    const albums = parseSchemaDefinition({
+      name: "albums",
+      kind: "collection",
+      fields: [
+        { name: "lead", type: "component", component: "card" },
+        { name: "cards", type: "dynamic_zone", components: ["card"] },
+      ],
+    });
+    const albumLookup = componentLookup([card, albums]);
+    const drafts = recordToDraft(
+      albums,
+      {
+        lead: { caption: "l", image: "fil_lead" },
+        cards: [
+          { __component: "card", caption: "a", image: "fil_a" },
+          { __component: "card", caption: "b" },
+        ],
+      },
+      albumLookup,
+    );
+    const chosen = new Set(["lead.image", "cards.i1.image", "cards.i9.image"]);
+    const first = draftToRecord(albums, drafts, albumLookup, chosen);
+    expect(first.skipped).toEqual({ "lead.image": "lead.image", "cards.i1.image": "cards.1.image" });
+    expect(first.record).toEqual({
+      lead: { caption: "l" },
+      cards: [
+        { __component: "card", caption: "a", image: "fil_a" },
+        { __component: "card", caption: "b" },
+      ],
+    });
+
+    const list = drafts.cards as Extract<DraftValues[string], { kind: "list" }>;
+    const reordered = { ...drafts, cards: { kind: "list" as const, items: [list.items[1]!, list.items[0]!] } };
+    expect(draftToRecord(albums, reordered, albumLookup, chosen).skipped).toEqual({ "lead.image": "lead.image", "cards.i1.image": "cards.0.image" });
+    const removed = { ...drafts, cards: { kind: "list" as const, items: [list.items[0]!] } };
+    expect(draftToRecord(albums, removed, albumLookup, chosen).skipped).toEqual({ "lead.image": "lead.image" });
+  });
+
   it("converts date-times between the datetime-local input (UTC) and ISO", () => {
     expect(isoToDateTimeInput("2025-03-01T08:05:09.120Z")).toBe("2025-03-01T08:05:09.120");
     expect(isoToDateTimeInput(null)).toBe("");

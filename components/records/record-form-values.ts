@@ -130,16 +130,20 @@ export function newRecordDraft(schema: Pick<SchemaDefinition, "kind" | "fields">
   return recordToDraft(schema, defaults, lookup);
 }
 
-export interface DraftToRecordResult {
-  /** The JSON object to send. */
-  record: Record<string, unknown>;
-  /** What cannot be sent as typed (JSON that does not parse), with the controls' index paths. */
-  issues: ErrorIssue[];
-}
-
 const NUMERIC_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
-function draftToValue(field: FieldDefinition, draft: DraftValue | undefined, path: string, issues: ErrorIssue[], lookup: ComponentLookup): unknown {
+/** What writing drafts back gathers on the way: problems, and the value paths of the file controls left out. */
+interface DraftWalk {
+  issues: ErrorIssue[];
+  lookup: ComponentLookup;
+  /** Control paths of file fields left out of the JSON (a chosen file is sent for them instead). */
+  skip: ReadonlySet<string>;
+  /** Each left-out control path found, with its value path (`blocks.i1.image` → `blocks.0.image`). */
+  skipped: Record<string, string>;
+}
+
+/** `path` is the value path (list positions), `control` the control path (list items by key). */
+function draftToValue(field: FieldDefinition, draft: DraftValue | undefined, path: string, control: string, walk: DraftWalk): unknown {
   if (!draft) return undefined;
   switch (draft.kind) {
     case "boolean":
@@ -149,11 +153,11 @@ function draftToValue(field: FieldDefinition, draft: DraftValue | undefined, pat
     case "file":
       return draft.fileId;
     case "component":
-      return draft.item ? groupToValue(draft.item, false, path, issues, lookup) : null;
+      return draft.item ? groupToValue(draft.item, false, path, control, walk) : null;
     case "list":
-      return draft.items.map((item, index) => groupToValue(item, field.type === "dynamic_zone", `${path}.${index}`, issues, lookup));
+      return draft.items.map((item, index) => groupToValue(item, field.type === "dynamic_zone", `${path}.${index}`, `${control}.${item.key}`, walk));
     case "text":
-      return textToValue(field, draft.text, path, issues);
+      return textToValue(field, draft.text, path, walk.issues);
   }
 }
 
@@ -187,24 +191,41 @@ function textToValue(field: FieldDefinition, text: string, path: string, issues:
   }
 }
 
-function groupToValue(item: GroupDraft, named: boolean, path: string, issues: ErrorIssue[], lookup: ComponentLookup): Record<string, unknown> {
-  const fields = lookup(item.component)?.fields ?? [];
-  const values = fieldsToValue(fields, item.values, path, issues, lookup);
+function groupToValue(item: GroupDraft, named: boolean, path: string, control: string, walk: DraftWalk): Record<string, unknown> {
+  const fields = walk.lookup(item.component)?.fields ?? [];
+  const values = fieldsToValue(fields, item.values, path, control, walk);
   return named ? { [ITEM_COMPONENT_KEY]: item.component, ...values } : values;
 }
 
-function fieldsToValue(fields: readonly FieldDefinition[], drafts: DraftValues, path: string, issues: ErrorIssue[], lookup: ComponentLookup): Record<string, unknown> {
+function fieldsToValue(fields: readonly FieldDefinition[], drafts: DraftValues, path: string, control: string, walk: DraftWalk): Record<string, unknown> {
   const output: Record<string, unknown> = {};
   for (const field of fields) {
-    const value = draftToValue(field, drafts[field.name], path ? `${path}.${field.name}` : field.name, issues, lookup);
+    const fieldPath = path ? `${path}.${field.name}` : field.name;
+    const fieldControl = control ? `${control}.${field.name}` : field.name;
+    if (walk.skip.has(fieldControl) && drafts[field.name]?.kind === "file") {
+      walk.skipped[fieldControl] = fieldPath;
+      continue;
+    }
+    const value = draftToValue(field, drafts[field.name], fieldPath, fieldControl, walk);
     if (value !== undefined) output[field.name] = value;
   }
   return output;
 }
 
+export interface DraftToRecordResult {
+  /** The JSON object to send. */
+  record: Record<string, unknown>;
+  /** What cannot be sent as typed (JSON that does not parse), with the controls' index paths. */
+  issues: ErrorIssue[];
+  /** The file controls left out (`skip`) that the drafts hold, each with its value path: where its chosen file is sent. */
+  skipped: Record<string, string>;
+}
+
 /**
  * The record JSON of the drafts, every field of the schema given (on update too: the form shows
- * them all). `skip` leaves fields out (a file field whose new file is sent as an upload).
+ * them all). `skip` leaves file controls out by control path (a field whose new file is sent as an
+ * upload under its value path, inside components and dynamic-zone entries too); a skipped control
+ * whose entry was removed is simply not there.
  */
 export function draftToRecord(
   schema: Pick<SchemaDefinition, "kind" | "fields">,
@@ -212,9 +233,9 @@ export function draftToRecord(
   lookup: ComponentLookup,
   skip: ReadonlySet<string> = new Set(),
 ): DraftToRecordResult {
-  const issues: ErrorIssue[] = [];
-  const fields = effectiveFields(schema).filter((field) => !skip.has(field.name));
-  return { record: fieldsToValue(fields, drafts, "", issues, lookup), issues };
+  const walk: DraftWalk = { issues: [], lookup, skip, skipped: {} };
+  const record = fieldsToValue(effectiveFields(schema), drafts, "", "", walk);
+  return { record, issues: walk.issues, skipped: walk.skipped };
 }
 
 /** JSON text as a value, or why it is not JSON (as the JSON control says it while typing). */

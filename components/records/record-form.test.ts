@@ -21,7 +21,14 @@ const link = parseSchemaDefinition({
     { name: "target", type: "relation", target: "pages" },
   ],
 });
-const quote = parseSchemaDefinition({ name: "quote", kind: "component", fields: [{ name: "text", type: "text" }] });
+const quote = parseSchemaDefinition({
+  name: "quote",
+  kind: "component",
+  fields: [
+    { name: "text", type: "text" },
+    { name: "image", type: "file", accept: [".png"] },
+  ],
+});
 const pages = parseSchemaDefinition({
   name: "pages",
   kind: "collection",
@@ -73,7 +80,7 @@ describe("record form markup", () => {
     related: ["rec_unknown"],
     cover: "fil_cover",
     links: [{ label: "One", target: null }],
-    blocks: [{ __component: "quote", text: "Said" }],
+    blocks: [{ __component: "quote", text: "Said", image: "fil_quote" }],
   });
 
   it("labels every control and points its hint and errors at elements that exist, with unique ids", () => {
@@ -99,6 +106,10 @@ describe("record form markup", () => {
     expect(byId.get("record-links-i0-label")).toMatchObject({ value: "One" });
     expect(html).toMatch(/<select[^>]*id="record-status"[^>]*>.*<option value="live" selected="">live<\/option>/s);
     expect(html).toContain('href="/api/projects/prj_test/files/fil_cover"');
+    // A file field inside a dynamic-zone entry gets the same control: its file, and a file input.
+    expect(byId.get("record-blocks-i0-image")).toMatchObject({ type: "file", accept: ".png" });
+    expect(html).toContain('href="/api/projects/prj_test/files/fil_quote"');
+    expect(html).toContain('aria-label="Remove file of image"');
     expect(html).toContain("Parent page");
     // An id the page could not find a record for is shown as it is, still removable.
     expect(html).toContain('aria-label="Remove rec_unknown from related"');

@@ -39,7 +39,7 @@ interface Refusal {
   drafts: DraftValues | null;
 }
 
-/** A file chosen for a top-level file field, sent with the save as a multipart upload. */
+/** Files chosen in file fields by control path (list items named by key), sent with the save as multipart uploads under their value paths. */
 type PendingFiles = Record<string, File>;
 
 interface FormContext {
@@ -177,10 +177,11 @@ export function RecordForm({
       const read = jsonTextToDraft(schema, jsonText, lookup);
       at = read.ok ? read.drafts : null;
     } else {
-      const { record: values, issues } = draftToRecord(schema, drafts, lookup, new Set(Object.keys(pendingFiles)));
+      const { record: values, issues, skipped } = draftToRecord(schema, drafts, lookup, new Set(Object.keys(pendingFiles)));
       if (issues.length > 0) return refuse("The record was not saved: fix the fields below.", issues, drafts);
       input = values;
-      uploads = pendingFiles;
+      // Each chosen file goes under its value path as the entries stand now (a removed entry's file stays behind).
+      uploads = Object.fromEntries(Object.entries(skipped).map(([control, valuePath]) => [valuePath, pendingFiles[control]!]));
     }
     startTransition(async () => {
       const result = Object.keys(uploads).length > 0 ? await saveWithUploads(input, uploads) : await action(input);
@@ -360,7 +361,6 @@ function FieldList({
             field={field}
             draft={draft}
             path={path ? `${path}.${field.name}` : field.name}
-            topLevel={path === ""}
             onChange={(next) => onChange({ ...values, [field.name]: next })}
           />
         );
@@ -381,7 +381,7 @@ function RequiredMark({ required }: { required?: boolean }) {
   );
 }
 
-function fieldHint(field: FieldDefinition, topLevel: boolean): string {
+function fieldHint(field: FieldDefinition): string {
   const type = FIELD_TYPE_LABELS[field.type];
   switch (field.type) {
     case "datetime":
@@ -393,7 +393,7 @@ function fieldHint(field: FieldDefinition, topLevel: boolean): string {
     case "relation":
       return `${field.many ? "Records" : "A record"} of ${field.target}: type to search, or paste an exact id.`;
     case "file":
-      return topLevel ? `${type}: choose a file to upload with the save.` : `${type}: the id of a file uploaded through the records API.`;
+      return `${type}: choose a file to upload with the save.`;
     case "component":
       return field.repeatable ? `A list of ${field.component} items, in order.` : `A group of ${field.component} fields, or none.`;
     case "dynamic_zone":
@@ -451,20 +451,18 @@ function FieldControl({
   field,
   draft,
   path,
-  topLevel,
   onChange,
 }: {
   context: FormContext;
   field: FieldDefinition;
   draft: DraftValue;
   path: string;
-  topLevel: boolean;
   onChange: (draft: DraftValue) => void;
 }) {
   const id = controlId(context.formId, path);
   const errors = context.errors.get(path);
   const invalid = Boolean(errors?.length);
-  const hint = fieldHint(field, topLevel);
+  const hint = fieldHint(field);
   const common = { id, "aria-describedby": describedBy(id, errors), "aria-required": field.required || undefined, invalid };
 
   if (draft.kind === "component" || draft.kind === "list") {
@@ -519,14 +517,9 @@ function FieldControl({
   }
 
   if (draft.kind === "file") {
-    if (!topLevel) {
-      return (
-        <Shell id={id} label={field.name} required={field.required} hint={hint} errors={errors}>
-          <Input {...common} className="font-mono" value={draft.fileId ?? ""} onChange={(event) => onChange({ kind: "file", fileId: event.target.value.trim() || null })} />
-        </Shell>
-      );
-    }
-    return <FileField context={context} field={field} fileId={draft.fileId} id={id} hint={hint} errors={errors} onChange={(fileId) => onChange({ kind: "file", fileId })} />;
+    return (
+      <FileField context={context} field={field} path={path} fileId={draft.fileId} id={id} hint={hint} errors={errors} onChange={(fileId) => onChange({ kind: "file", fileId })} />
+    );
   }
 
   if (draft.kind !== "text") return null;
@@ -628,10 +621,15 @@ function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-/** A top-level file field: the stored file (download link, remove) and a file input whose choice is uploaded with the save. */
+/**
+ * A file field, at the top level or inside a component or dynamic-zone entry: the stored file
+ * (download link, remove) and a file input whose choice is uploaded with the save. The choice is
+ * kept under the control's path, which names list items by key, so it moves with its entry.
+ */
 function FileField({
   context,
   field,
+  path,
   fileId,
   id,
   hint,
@@ -640,13 +638,14 @@ function FileField({
 }: {
   context: FormContext;
   field: FieldDefinition;
+  path: string;
   fileId: string | null;
   id: string;
   hint: string;
   errors?: string[];
   onChange: (fileId: string | null) => void;
 }) {
-  const chosen = context.pendingFiles[field.name];
+  const chosen = context.pendingFiles[path];
   const inputRef = useRef<HTMLInputElement>(null);
   const maxBytes = field.type === "file" ? field.maxBytes : undefined;
   const tooLarge =
@@ -666,7 +665,7 @@ function FileField({
                 {fileId}
               </a>
             </span>
-            <Button variant="secondary" size="sm" onClick={() => onChange(null)} aria-label={`Remove the file of ${field.name}`}>
+            <Button variant="secondary" size="sm" onClick={() => onChange(null)} aria-label={`Remove file of ${field.name}`}>
               Remove file
             </Button>
           </div>
@@ -679,13 +678,13 @@ function FileField({
             <Button
               variant="secondary"
               size="sm"
-              aria-label={`Do not upload ${chosen.name}`}
+              aria-label={`${fileId ? "Keep the current file" : "Upload no file"}, not ${chosen.name}`}
               onClick={() => {
-                context.setPendingFile(field.name, null);
+                context.setPendingFile(path, null);
                 if (inputRef.current) inputRef.current.value = "";
               }}
             >
-              Keep the current file
+              {fileId ? "Keep the current file" : "Upload no file"}
             </Button>
           </div>
         )}
@@ -697,7 +696,7 @@ function FileField({
           aria-describedby={describedBy(id, shown)}
           aria-invalid={shown.length > 0 || undefined}
           aria-required={field.required || undefined}
-          onChange={(event) => context.setPendingFile(field.name, event.target.files?.[0] ?? null)}
+          onChange={(event) => context.setPendingFile(path, event.target.files?.[0] ?? null)}
           className={cn(
             "block w-full text-sm text-slate-700 file:mr-3 file:rounded-md file:border file:border-slate-300 file:bg-white file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-slate-800 hover:file:bg-slate-50",
             "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600",

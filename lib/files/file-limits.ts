@@ -13,6 +13,10 @@ export const FILE_LIMITS = {
   chunkBytes: 1024 * 1024,
   /** All text parts of one multipart request together (record values, like a JSON body). */
   textBytes: 1_000_000,
+  /** Files for fields inside components and dynamic-zone entries in one request (top-level fields take one each). */
+  nestedFiles: 20,
+  /** All files for fields inside components and dynamic-zone entries of one request together (20 MiB). */
+  nestedFileBytes: 20 * 1024 * 1024,
   /** Parts in one multipart request. */
   maxParts: 500,
   /** One part's header block. */

@@ -13,6 +13,8 @@ export interface StoreFileOptions {
   data: Buffer;
   schema?: string;
   field?: string;
+  /** The record an upload into a component or dynamic-zone entry belongs to (StoredFile.record). */
+  record?: string;
   signal?: AbortSignal;
 }
 
@@ -43,6 +45,7 @@ export async function storeFile(options: StoreFileOptions): Promise<StoredFile> 
         chunks,
         schema: options.schema ?? null,
         field: options.field ?? null,
+        ...(options.record === undefined ? {} : { record: options.record }),
       },
       operation,
     );

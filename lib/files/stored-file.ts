@@ -20,6 +20,12 @@ export interface StoredFile {
   /** The schema and file field it was uploaded for; a record can only point at files of its own field. */
   schema: string | null;
   field: string | null;
+  /**
+   * The record a file uploaded into a component or dynamic-zone entry belongs to (`field` is then
+   * the path without list positions, `blocks.image`); null for top-level uploads. Only that record
+   * may hold it, so it can be deleted as soon as that record lets go of it.
+   */
+  record: string | null;
   createdAt: string;
 }
 
@@ -36,6 +42,7 @@ export function toStoredFile(record: StoredRecord): StoredFile {
     chunks: Number(record.chunks ?? 0),
     schema: typeof record.schema === "string" ? record.schema : null,
     field: typeof record.field === "string" ? record.field : null,
+    record: typeof record.record === "string" ? record.record : null,
     createdAt: record.createdAt,
   };
 }

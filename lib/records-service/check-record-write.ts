@@ -9,8 +9,13 @@ import { checkRecordInput, invalidRecordError } from "./validate-record";
 export interface CheckRecordWriteOptions extends RecordServiceOptions {
   /** The caller's field values: all of them on create, the ones to change on update. */
   input: unknown;
-  /** Files for top-level file fields, sent with the values (the records API's multipart writes). */
+  /** Files for file fields (top-level or inside components), sent with the values (the records API's multipart writes). */
   uploads?: readonly RecordUpload[];
+  /**
+   * The record written, when known: files uploaded into components belong to one record, so only
+   * that record may hold their ids (null or absent: a new record, or an update by conditions).
+   */
+  recordId?: string | null;
   hiddenValues?: HiddenValues;
   mode: "create" | "update";
 }
@@ -41,7 +46,7 @@ export async function checkRecordWrite(options: CheckRecordWriteOptions): Promis
     effectiveFields(schema).map((field) => field.name),
   );
   const [[fileIssues = []], [relationIssues = []]] = await Promise.all([
-    findFileReferenceIssues({ store, schema, records: [values], uploadedIds: new Set(fileIds), signal }),
+    findFileReferenceIssues({ store, schema, records: [values], uploadedIds: new Set(fileIds), components: schemas, owners: [options.recordId ?? null], signal }),
     findMissingRelations({ store, schema, schemas, records: [values], signal }),
   ]);
   if (issues.length > 0) throw invalidRecordError(schema.name, [...issues, ...fileIssues, ...relationIssues]);

@@ -1,5 +1,6 @@
 import { deleteFilesQuietly } from "@/lib/files/delete-files";
-import { storeRecordUploads, type RecordUpload } from "@/lib/files/store-record-uploads";
+import { isNestedUpload, storeRecordUploads, type RecordUpload } from "@/lib/files/store-record-uploads";
+import { newId } from "@/lib/ids";
 import { checkRecordWrite } from "./check-record-write";
 import { presentRecord, type PublicRecord } from "./present-record";
 import { emitRecordChange } from "./record-events";
@@ -9,7 +10,7 @@ import { rethrowUniqueViolation } from "./rethrow-unique-violation";
 export interface CreateRecordOptions extends RecordWriteOptions {
   /** The caller's field values (a JSON object). */
   input: unknown;
-  /** Files for top-level file fields (the records API's multipart writes); each file's id goes in its field. */
+  /** Files for file fields (the records API's multipart writes); each file's id goes at its path. */
   uploads?: readonly RecordUpload[];
   /** Stored with the record, never answered (see HiddenValues). */
   hiddenValues?: HiddenValues;
@@ -28,13 +29,15 @@ export async function createRecord(options: CreateRecordOptions): Promise<Public
   const { store, schema, schemas, signal } = options;
   assertSchemaHasRecords(schema);
   const { values, fileIds } = await checkRecordWrite({ ...options, mode: "create" });
+  // Files uploaded into components are marked with their record, so its id is chosen first.
+  const recordId = options.uploads?.some(isNestedUpload) ? newId("record") : undefined;
 
   // Writes that automations listen to store their event in the outbox with the record.
   const plan = await planWriteEvent(options, "create");
-  await storeRecordUploads({ store, schema, uploads: options.uploads ?? [], fileIds, signal });
+  await storeRecordUploads({ store, schema, uploads: options.uploads ?? [], fileIds, recordId, signal });
   let stored;
   try {
-    stored = await store.insert(schema.name, { ...options.hiddenValues, ...values }, writeOptions(signal, plan));
+    stored = await store.insert(schema.name, { ...options.hiddenValues, ...values, ...(recordId ? { id: recordId } : {}) }, writeOptions(signal, plan));
   } catch (error) {
     await deleteFilesQuietly(store, fileIds);
     rethrowUniqueViolation(error, schema.name, values);

@@ -26,6 +26,6 @@ export async function deleteRecord(options: DeleteRecordOptions): Promise<Public
   if (deleted === 0) throw notFound();
   const record = presentRecord({ schema, components: schemas, record: stored });
   if (options.origin === "api") await emitRecordChange({ type: "delete", projectId: options.projectId, schema: schema.name, record }, plan);
-  await releaseUnusedFiles({ store, schema, before: record });
+  await releaseUnusedFiles({ store, schema, before: record, components: schemas });
   return record;
 }

@@ -217,7 +217,7 @@ class BatchWriter {
     const records = items.map((item) => item.values);
     const [relationIssues, fileIssues] = await Promise.all([
       findMissingRelations({ store, schema, schemas, records, signal }),
-      findFileReferenceIssues({ store, schema, records, signal }),
+      findFileReferenceIssues({ store, schema, records, components: schemas, signal }),
     ]);
     return items.filter((item, index) => {
       const issues = [...(relationIssues[index] ?? []), ...(fileIssues[index] ?? [])];

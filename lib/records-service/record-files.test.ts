@@ -22,9 +22,11 @@ const docs = parseSchemaDefinition({
     { name: "title", type: "string", required: true },
     { name: "slug", type: "string", unique: true },
     { name: "attachment", type: "file" },
+    { name: "card", type: "component", component: "card" },
   ],
 });
-const schemas = [docs];
+const card = parseSchemaDefinition({ name: "card", kind: "component", fields: [{ name: "image", type: "file" }] });
+const schemas = [docs, card];
 
 const upload = (text: string): RecordUpload => ({ field: "attachment", filename: `${text}.txt`, contentType: "text/plain", data: Buffer.from(text) });
 
@@ -79,6 +81,24 @@ for (const backend of recordStoreBackends()) {
       expect(unmatched.matched).toBe(false);
       expect(await stored()).toEqual({ files: 0, chunks: 0 });
       await deleteRecord({ ...common(), id: taken.id });
+    });
+
+    it("keeps a file uploaded into a component to its record: a flow may not copy it, nor keep it by conditions; updates by id do", async () => {
+      const nested: RecordUpload = { ...upload("nested"), field: "card.image" };
+      const owner = await createRecord({ ...common(), input: { title: "Owner", card: {} }, uploads: [nested] });
+      const fileId = (owner.card as { image: string }).image;
+      expect(await store.findByIds(FILES_COLLECTION, [fileId])).toMatchObject([{ schema: "docs", field: "card.image", record: owner.id }]);
+
+      expect(await codeOf(createRecord({ ...common(), input: { title: "Copy", card: { image: fileId } } }))).toBe("validation_failed");
+      const byTitle = [{ field: "title", op: "eq" as const, value: "Owner" }];
+      expect(await codeOf(updateFirstRecord({ ...common(), where: byTitle, input: { card: { image: fileId } } }))).toBe("validation_failed");
+      expect(await codeOf(updateFirstRecord({ ...common(), where: byTitle, input: { card: {} }, uploads: [nested] }))).toBe("internal");
+      const kept = await updateRecord({ ...common(), id: owner.id, input: { card: { image: fileId } } });
+      expect(kept.card).toEqual({ image: fileId });
+
+      await updateRecord({ ...common(), id: owner.id, input: { card: null } });
+      expect(await stored()).toEqual({ files: 0, chunks: 0 });
+      await deleteRecord({ ...common(), id: owner.id });
     });
   });
 }

@@ -13,7 +13,7 @@ export interface UpdateFirstRecordOptions extends RecordWriteOptions {
   where: FieldCondition[];
   /** The fields to change (a partial JSON object); absent fields keep their values. */
   input: unknown;
-  /** Files for top-level file fields (the records API's multipart writes); each file's id goes in its field. */
+  /** Files for file fields (the records API's multipart writes); each file's id goes at its path. Uploads into components need `where` to be the record's id. */
   uploads?: readonly RecordUpload[];
   /** Stored with the record, never answered (see HiddenValues). */
   hiddenValues?: HiddenValues;
@@ -39,10 +39,11 @@ export interface UpdateFirstRecordResult {
 export async function updateFirstRecord(options: UpdateFirstRecordOptions): Promise<UpdateFirstRecordResult> {
   const { store, schema, schemas, signal } = options;
   assertSchemaHasRecords(schema);
-  const { values, fileIds } = await checkRecordWrite({ ...options, mode: "update" });
+  const recordId = idCondition(options.where);
+  const { values, fileIds } = await checkRecordWrite({ ...options, recordId, mode: "update" });
 
   const plan = await planWriteEvent(options, "update");
-  await storeRecordUploads({ store, schema, uploads: options.uploads ?? [], fileIds, signal });
+  await storeRecordUploads({ store, schema, uploads: options.uploads ?? [], fileIds, recordId: recordId ?? undefined, signal });
   let result;
   try {
     result = await store.updateFirst(schema.name, options.where, { ...options.hiddenValues, ...values }, writeOptions(signal, plan));
@@ -58,6 +59,12 @@ export async function updateFirstRecord(options: UpdateFirstRecordOptions): Prom
   const record = presentRecord({ schema, components: schemas, record: result.record });
   const previous = presentRecord({ schema, components: schemas, record: result.previous });
   if (options.origin === "api") await emitRecordChange({ type: "update", projectId: options.projectId, schema: schema.name, record, previous }, plan);
-  await releaseUnusedFiles({ store, schema, before: previous, after: record });
+  await releaseUnusedFiles({ store, schema, before: previous, after: record, components: schemas });
   return { matched: true, record, previous };
+}
+
+/** The record id `where` names when it is exactly one id condition (updateRecord's), else null. */
+function idCondition(where: readonly FieldCondition[]): string | null {
+  const [only, ...rest] = where;
+  return rest.length === 0 && only?.field === "id" && only.op === "eq" && typeof only.value === "string" ? only.value : null;
 }

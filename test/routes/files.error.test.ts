@@ -20,6 +20,26 @@ beforeAll(async () => {
   for (const definition of [
     { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
     {
+      name: "place",
+      kind: "component",
+      fields: [
+        { name: "street", type: "string" },
+        { name: "photo", type: "file", accept: ["image/*"], maxBytes: 1000 },
+      ],
+    },
+    { name: "hero", kind: "component", fields: [{ name: "image", type: "file" }] },
+    { name: "quote", kind: "component", fields: [{ name: "text", type: "text" }] },
+    {
+      name: "pages",
+      kind: "collection",
+      fields: [
+        { name: "title", type: "string", required: true },
+        { name: "address", type: "component", component: "place" },
+        { name: "gallery", type: "component", component: "place", repeatable: true, max: 5 },
+        { name: "blocks", type: "dynamic_zone", components: ["hero", "quote"] },
+      ],
+    },
+    {
       name: "docs",
       kind: "collection",
       fields: [
@@ -237,5 +257,69 @@ describe("file ids given as values", () => {
       expect(answer.status, id).toBe(404);
       expect(answer.body).toEqual({ error: "file not found", code: "not_found" });
     }
+  });
+});
+
+describe("files inside components and dynamic zones", () => {
+  const values = { title: "Page", address: { street: "Main" }, gallery: [{ street: "g" }], blocks: [{ __component: "quote", text: "q" }, { __component: "hero" }] };
+  const nested = (parts: Record<string, Blob>, data: Record<string, unknown> = values) => {
+    const body = new FormData();
+    body.append("data", new Blob([JSON.stringify(data)], { type: "application/json" }));
+    for (const [name, blob] of Object.entries(parts)) body.append(name, blob, "f.png");
+    return body;
+  };
+  const png = () => new Blob(["png"], { type: "image/png" });
+
+  it("answers 422 at the path for paths that name no file field of an item sent, storing nothing", async () => {
+    const before = await stored();
+    const cases: [string, string][] = [
+      ["address.street", "is not a file field (address.street is a string field)"],
+      ["address.nope", 'is not a file field: component place has no field "nope"'],
+      ["title.photo", "is not a file field (title is a string field, not a component or dynamic zone)"],
+      ["blocks.5.image", "has no item to hold it: blocks holds 2 items in the values sent"],
+      ["gallery.1.photo", "has no item to hold it: gallery holds 1 items in the values sent"],
+      ["blocks.0.image", 'is not a file field: component quote has no field "image"'],
+      ["gallery.5.photo", 'is not a file field: gallery is a list of at most 5 items, so "5" is no position in it'],
+      ["gallery.99999999.photo", 'is not a file field: gallery is a list of at most 5 items, so "99999999" is no position in it'],
+      ["gallery.x.photo", 'is not a file field: gallery is a list of at most 5 items, so "x" is no position in it'],
+    ];
+    for (const [path, message] of cases) {
+      const answer = await api.send("POST", "/records/pages", nested({ [path]: png() }));
+      expect(answer.status, path).toBe(422);
+      expect(answer.body.issues, path).toEqual([{ path, message }]);
+    }
+    const emptyComponent = await api.send("POST", "/records/pages", nested({ "address.photo": png() }, { ...values, address: null }));
+    expect(emptyComponent.body.issues).toEqual([{ path: "address.photo", message: "has no item to hold it: address is empty in the values sent" }]);
+    // A PATCH that leaves the component out has no item for the file either.
+    const created = await api.call("POST", "/records/pages", values);
+    const patch = await api.send("PATCH", `/records/pages/${created.body.id as string}`, nested({ "address.photo": png() }, { title: "Only the title" }));
+    expect(patch.status).toBe(422);
+    expect(patch.body.issues).toEqual([{ path: "address.photo", message: "has no item to hold it: address is empty in the values sent" }]);
+    expect(await stored()).toEqual(before);
+  });
+
+  it("applies the field's accept and maxBytes, refuses a file beside a value, and stores nothing for a refused record", async () => {
+    const before = await stored();
+    const wrongType = await api.send("POST", "/records/pages", nested({ "address.photo": new Blob(["%PDF"], { type: "application/pdf" }) }));
+    expect(wrongType.status).toBe(422);
+    expect(wrongType.body.issues).toEqual([{ path: "address.photo", message: 'must be one of the accepted types image/* (got application/pdf, "f.png")' }]);
+
+    const tooBig = await api.send("POST", "/records/pages", nested({ "gallery.0.photo": new Blob([Buffer.alloc(1001)], { type: "image/png" }) }));
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.issues).toEqual([{ path: "gallery.0.photo", message: "must be at most 1000 bytes" }]);
+
+    const twice = await api.send("POST", "/records/pages", nested({ "address.photo": png() }, { ...values, address: { photo: "fil_x" } }));
+    expect(twice.body.issues).toEqual([{ path: "address.photo", message: "is given twice (as a file and as a value)" }]);
+
+    const entries = Array.from({ length: FILE_LIMITS.nestedFiles + 1 }, () => ({ __component: "hero" }));
+    const parts = Object.fromEntries(entries.map((_, index) => [`blocks.${index}.image`, new Blob(["x"])]));
+    const tooMany = await api.send("POST", "/records/pages", nested(parts, { ...values, blocks: entries }));
+    expect(tooMany.status).toBe(413);
+    expect(tooMany.body.error).toBe(`a request holds at most ${FILE_LIMITS.nestedFiles} files for fields inside components and dynamic zones`);
+
+    const invalid = await api.send("POST", "/records/pages", nested({ "address.photo": png(), "blocks.1.image": new Blob(["x"]) }, { ...values, title: undefined }));
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.issues).toEqual([{ path: "title", message: "is required" }]);
+    expect(await stored()).toEqual(before);
   });
 });

@@ -23,12 +23,44 @@ const DOCS = {
   ],
 };
 
+/** File fields inside a component, a repeatable component and dynamic-zone entries. */
+const NESTED = [
+  {
+    name: "place",
+    kind: "component",
+    fields: [
+      { name: "street", type: "string" },
+      { name: "photo", type: "file", accept: ["image/*"] },
+    ],
+  },
+  {
+    name: "hero",
+    kind: "component",
+    fields: [
+      { name: "heading", type: "string" },
+      { name: "image", type: "file" },
+    ],
+  },
+  { name: "quote", kind: "component", fields: [{ name: "text", type: "text" }] },
+  {
+    name: "pages",
+    kind: "collection",
+    fields: [
+      { name: "title", type: "string", required: true },
+      { name: "address", type: "component", component: "place" },
+      { name: "gallery", type: "component", component: "place", repeatable: true },
+      { name: "blocks", type: "dynamic_zone", components: ["hero", "quote"] },
+    ],
+  },
+];
+
 beforeAll(async () => {
   server = await startRouteServer();
   fixture = await createProjectFixture("Files happy");
   key = await fixture.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]);
   api = projectApi(server, fixture, { key });
   expect((await api.call("POST", "/schemas", DOCS)).status).toBe(201);
+  for (const definition of NESTED) expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
 });
 afterAll(async () => {
   await server?.close();
@@ -191,5 +223,103 @@ describe("file uploads", () => {
     const deleted = await api.call("DELETE", "/schemas/scans?confirm=true");
     expect(deleted.body).toEqual({ deleted: "scans", deletedRecords: 1, deletedFiles: 1 });
     expect((await download(created.body.scan)).response.status).toBe(404);
+  });
+});
+
+describe("files inside components and dynamic zones", () => {
+  const png = (text: string) => new Blob([text], { type: "image/png" });
+  const storedFile = async (id: unknown) => (await getProjectRecordStore({ projectId: fixture.projectId })).findByIds("_files", [String(id)]).then(([file]) => file);
+
+  it("uploads into a component, a repeatable component's item and a zone entry, each id at its path", async () => {
+    const baseline = await storedFileCount();
+    const form = new FormData();
+    form.append(
+      "data",
+      valuesPart({
+        title: "Nested",
+        address: { street: "Main" },
+        gallery: [{ street: "first" }, { street: "second" }],
+        blocks: [
+          { __component: "quote", text: "hi" },
+          { __component: "hero", heading: "Big" },
+        ],
+      }),
+    );
+    form.append("address.photo", png("front"), "front.png");
+    form.append("gallery.1.photo", png("second"), "second.png");
+    form.append("blocks.1.image", new Blob(["hero bytes"], { type: "text/plain" }), "hero.txt");
+    const created = await api.send("POST", "/records/pages", form);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const body = created.body as { id: string; address: Json; gallery: Json[]; blocks: Json[] };
+    expect(body.address).toMatchObject({ street: "Main", photo: expect.stringMatching(/^fil_/) });
+    expect(body.gallery[0]).toEqual({ street: "first", photo: null });
+    expect(body.gallery[1]!.photo).toMatch(/^fil_/);
+    expect(body.blocks[1]).toMatchObject({ __component: "hero", heading: "Big", image: expect.stringMatching(/^fil_/) });
+    expect(await storedFileCount()).toBe(baseline + 3);
+
+    expect((await download(body.address.photo)).bytes.toString()).toBe("front");
+    expect((await download(body.gallery[1]!.photo)).bytes.toString()).toBe("second");
+    const hero = await download(body.blocks[1]!.image);
+    expect(hero.bytes.toString()).toBe("hero bytes");
+    expect(hero.response.headers.get("content-disposition")).toContain('filename="hero.txt"');
+    // Marked with the path without positions and with their record: only that record may hold them.
+    expect(await storedFile(body.blocks[1]!.image)).toMatchObject({ schema: "pages", field: "blocks.image", record: body.id });
+    expect(await storedFile(body.gallery[1]!.photo)).toMatchObject({ schema: "pages", field: "gallery.photo", record: body.id });
+  });
+
+  it("keeps files with their entries when entries are reordered, releases a replaced or removed one, and all of them with the record", async () => {
+    const baseline = await storedFileCount();
+    const form = new FormData();
+    form.append(
+      "data",
+      valuesPart({
+        title: "Lifecycle",
+        address: { street: "A" },
+        blocks: [
+          { __component: "hero", heading: "one" },
+          { __component: "hero", heading: "two" },
+        ],
+      }),
+    );
+    form.append("address.photo", png("old photo"), "old.png");
+    form.append("blocks.0.image", new Blob(["one"]), "one.txt");
+    form.append("blocks.1.image", new Blob(["two"]), "two.txt");
+    const created = await api.send("POST", "/records/pages", form);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const [one, two] = (created.body.blocks as Json[]).map((block) => block.image as string);
+    const oldPhoto = (created.body.address as Json).photo as string;
+    expect(await storedFileCount()).toBe(baseline + 3);
+
+    // Reordered as JSON: the ids move with their entries and every file stays.
+    const reordered = await api.call("PATCH", `/records/pages/${id}`, { blocks: [(created.body.blocks as Json[])[1], (created.body.blocks as Json[])[0]] });
+    expect(reordered.status, JSON.stringify(reordered.body)).toBe(200);
+    expect((reordered.body.blocks as Json[]).map((block) => block.image)).toEqual([two, one]);
+    expect(await storedFileCount()).toBe(baseline + 3);
+
+    // Replaced inside the component, by path: the old file is released at once.
+    const replace = new FormData();
+    replace.append("data", valuesPart({ address: { street: "A" } }));
+    replace.append("address.photo", png("new photo"), "new.png");
+    const replaced = await api.send("PATCH", `/records/pages/${id}`, replace);
+    expect(replaced.status, JSON.stringify(replaced.body)).toBe(200);
+    const newPhoto = (replaced.body.address as Json).photo as string;
+    expect(newPhoto).not.toBe(oldPhoto);
+    expect((await download(oldPhoto)).response.status).toBe(404);
+    expect((await download(newPhoto)).bytes.toString()).toBe("new photo");
+    expect((await download(one)).bytes.toString()).toBe("one");
+    expect(await storedFileCount()).toBe(baseline + 3);
+
+    // The entry holding "two" removed: its file goes, the other stays.
+    const removed = await api.call("PATCH", `/records/pages/${id}`, { blocks: [(reordered.body.blocks as Json[])[1]] });
+    expect(removed.status).toBe(200);
+    expect((await download(two)).response.status).toBe(404);
+    expect((await download(one)).bytes.toString()).toBe("one");
+    expect(await storedFileCount()).toBe(baseline + 2);
+
+    expect((await api.call("DELETE", `/records/pages/${id}`)).status).toBe(204);
+    expect((await download(one)).response.status).toBe(404);
+    expect((await download(newPhoto)).response.status).toBe(404);
+    expect(await storedFileCount()).toBe(baseline);
   });
 });

@@ -159,3 +159,64 @@ describe("file permissions", () => {
     expect((await download(mine.projectId, readOnly, created.body.attachment as string)).status).toBe(200);
   });
 });
+
+describe("files inside components belong to their record", () => {
+  const NESTED = [
+    {
+      name: "card",
+      kind: "component",
+      fields: [
+        { name: "image", type: "file" },
+        { name: "caption", type: "string" },
+      ],
+    },
+    {
+      name: "posts",
+      kind: "collection",
+      fields: [
+        { name: "title", type: "string" },
+        { name: "card", type: "component", component: "card" },
+        { name: "cards", type: "component", component: "card", repeatable: true },
+      ],
+    },
+  ];
+  const api = () => projectApi(server, mine, { key: myKey });
+
+  it("refuses prototype names in part paths, polluting nothing and storing nothing", async () => {
+    for (const definition of NESTED) expect((await api().call("POST", "/schemas", definition)).status).toBe(201);
+    const store = await getProjectRecordStore({ projectId: mine.projectId });
+    const before = await store.count("_files");
+    for (const path of ["card.__proto__", "__proto__.image", "constructor.prototype", "cards.0.constructor", "card.image.__proto__"]) {
+      const form = new FormData();
+      form.append("data", new Blob([JSON.stringify({ title: "p", card: {}, cards: [{}] })], { type: "application/json" }));
+      form.append(path, new Blob(["x"], { type: "text/plain" }), "x.txt");
+      const answer = await upload(mine.projectId, myKey, form, "POST", "/records/posts");
+      expect(answer.status, path).toBe(422);
+      expect(answer.body.issues, path).toEqual([{ path, message: "is not a field path: __proto__, constructor and prototype are never walked into" }]);
+    }
+    expect(({} as Json).image).toBeUndefined();
+    expect(await store.count("_files")).toBe(before);
+  });
+
+  it("never lets another record, or another field of the same record, hold a file uploaded into a component", async () => {
+    const form = new FormData();
+    form.append("data", new Blob([JSON.stringify({ title: "owner", card: { caption: "c" }, cards: [{ caption: "a" }] })], { type: "application/json" }));
+    form.append("card.image", new Blob(["owned"], { type: "text/plain" }), "owned.txt");
+    const owner = await upload(mine.projectId, myKey, form, "POST", "/records/posts");
+    expect(owner.status, JSON.stringify(owner.body)).toBe(201);
+    const fileId = (owner.body.card as Json).image as string;
+
+    const message = `file "${fileId}" belongs to another record or field; upload it again for this one`;
+    const copied = await api().call("POST", "/records/posts", { title: "thief", card: { image: fileId } });
+    expect(copied.status).toBe(422);
+    expect(copied.body.issues).toEqual([{ path: "card.image", message }]);
+    const other = await api().call("POST", "/records/posts", { title: "other" });
+    const patched = await api().call("PATCH", `/records/posts/${other.body.id as string}`, { cards: [{ image: fileId }] });
+    expect(patched.body.issues).toEqual([{ path: "cards.0.image", message }]);
+    const moved = await api().call("PATCH", `/records/posts/${owner.body.id as string}`, { cards: [{ image: fileId }] });
+    expect(moved.body.issues).toEqual([{ path: "cards.0.image", message }]);
+    // The owner keeps it where it is; the file is still there.
+    expect((await api().call("PATCH", `/records/posts/${owner.body.id as string}`, { card: { image: fileId, caption: "kept" } })).status).toBe(200);
+    expect((await download(mine.projectId, myKey, fileId)).status).toBe(200);
+  });
+});

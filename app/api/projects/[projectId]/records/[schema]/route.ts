@@ -27,7 +27,7 @@ export const GET = withProjectAuth<Params>(
 export const POST = withProjectAuth<Params>(
   async ({ request, project, runtime, params }) => {
     const context = await loadRecordRouteContext(runtime, params.schema);
-    const { values, uploads } = await readRecordRequest(request, { schema: context.schema });
+    const { values, uploads } = await readRecordRequest(request, { schema: context.schema, schemas: context.schemas });
     // No request signal for writes: a client that goes away does not leave a half-known outcome behind.
     const record = await createRecord({ ...context, projectId: project.id, origin: "api", input: values, uploads });
     return Response.json(record, { status: 201, headers: { location: `${new URL(request.url).pathname}/${record.id}` } });

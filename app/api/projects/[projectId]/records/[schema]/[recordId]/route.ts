@@ -39,7 +39,7 @@ export const PATCH = withProjectAuth<Params>(
   async ({ request, project, runtime, params }) => {
     const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
-    const { values, uploads } = await readRecordRequest(request, { schema: context.schema });
+    const { values, uploads } = await readRecordRequest(request, { schema: context.schema, schemas: context.schemas });
     return Response.json(await updateRecord({ ...context, projectId: project.id, origin: "api", id: params.recordId, input: values, uploads }));
   },
   { permission: "records.update" },
