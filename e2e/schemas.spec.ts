@@ -182,7 +182,7 @@ test("record form: a file at the top level and one inside a component are upload
   const first = page.getByRole("group", { name: "cards photo_card 1 of 2" });
   await expect(first.getByText("To upload: beach.png")).toBeVisible();
   // screenshot() also runs axe on the page.
-  await screenshot(page, "48-record-form-files-chosen");
+  await screenshot(page, "90-record-form-files-chosen");
   await page.getByRole("button", { name: "Create record" }).click();
   await expect(page).toHaveURL(/\/records\/albums\/rec_/);
 
@@ -196,7 +196,7 @@ test("record form: a file at the top level and one inside a component are upload
   const cover = await page.request.get((await page.getByRole("link", { name: /^fil_/ }).first().getAttribute("href"))!);
   expect(await cover.text()).toBe("top-level notes");
   await expect(page.getByRole("group", { name: "cards photo_card 2 of 2" }).getByRole("link", { name: /^fil_/ })).toHaveCount(0);
-  await screenshot(page, "49-record-files-saved");
+  await screenshot(page, "91-record-files-saved");
 });
 
 test("end-user pages: an auth schema's verification and password-reset links work without a dashboard session", async ({ page, browser }) => {
