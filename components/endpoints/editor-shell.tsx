@@ -228,20 +228,22 @@ export function useStoredDraft<Draft>(options: {
 }): StoredDraftState<Draft> {
   const { storageKey, draft, saved, toInput, isDraft } = options;
   const [offer, setOffer] = useState<DraftOffer<Draft> | null>(null);
-  const [storageRead, setStorageRead] = useState(false);
   const dirty = useMemo(() => hasUnsavedChanges(draft, saved, toInput), [draft, saved, toInput]);
   const initial = useRef({ saved, toInput, isDraft });
+  // The key whose stored draft was read. A ref, not state: reading storage that holds no draft (the
+  // usual visit) must not render the whole editor a second time right after hydration.
+  const readKey = useRef<string | null>(null);
 
   useEffect(() => {
-    const { saved: savedAtLoad, toInput: convert, isDraft: check } = initial.current;
-    const found = readStoredDraft(readStorage(storageKey), { saved: savedAtLoad, toInput: convert, isDraft: check, makeKey: () => newKey("restored") });
-    // Storage exists only in the browser: read after hydration, so the server's HTML matches.
-    setOffer(found);
-    setStorageRead(true);
-  }, [storageKey]);
-
-  useEffect(() => {
-    if (!storageRead) return;
+    if (readKey.current !== storageKey) {
+      readKey.current = storageKey;
+      const { saved: savedAtLoad, toInput: convert, isDraft: check } = initial.current;
+      // Storage exists only in the browser: read after hydration, so the server's HTML matches.
+      const found = readStoredDraft(readStorage(storageKey), { saved: savedAtLoad, toInput: convert, isDraft: check, makeKey: () => newKey("restored") });
+      if (found || offer) setOffer(found);
+      // The entry stays as it is until the offer is answered: this effect runs again with it in state.
+      if (found) return;
+    }
     if (!dirty) {
       if (!offer) writeStorage(storageKey, null);
       return;
@@ -255,7 +257,7 @@ export function useStoredDraft<Draft>(options: {
       window.clearTimeout(timer);
       window.removeEventListener("pagehide", write);
     };
-  }, [storageRead, dirty, offer, draft, saved, toInput, storageKey]);
+  }, [dirty, offer, draft, saved, toInput, storageKey]);
 
   const takeOffer = useCallback(() => {
     const taken = offer?.draft ?? null;
