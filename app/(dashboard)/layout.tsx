@@ -8,7 +8,7 @@ import { SignOutEverywhereButton } from "./sign-out-everywhere-button";
 function AccountActions() {
   return (
     <>
-      <Link href="/account" className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+      <Link prefetch={false} href="/account" className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900">
         Account
       </Link>
       <SignOutEverywhereButton />

@@ -15,6 +15,7 @@ export function SectionTabs({ label, tabs, active }: { label: string; tabs: read
         {tabs.map((tab) => (
           <li key={tab.id}>
             <Link
+              prefetch={false}
               href={tab.href}
               aria-current={active === tab.id ? "page" : undefined}
               className={cn(

@@ -60,5 +60,6 @@ export interface ButtonLinkProps extends ComponentProps<typeof Link> {
 }
 
 export function ButtonLink({ variant, size, className, ...props }: ButtonLinkProps) {
-  return <Link className={buttonClasses(variant, size, className)} {...props} />;
+  // Not prefetched unless asked: see the note in components/projects/project-nav.tsx.
+  return <Link prefetch={false} className={buttonClasses(variant, size, className)} {...props} />;
 }

@@ -132,7 +132,7 @@ function Step({ title, detail, href, done = false }: { title: string; detail: st
       </span>
       <span>
         {href ? (
-          <Link href={href} className="font-medium text-slate-900 hover:text-indigo-600">
+          <Link prefetch={false} href={href} className="font-medium text-slate-900 hover:text-indigo-600">
             {title}
           </Link>
         ) : (
