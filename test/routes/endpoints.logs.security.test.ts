@@ -4,7 +4,7 @@ import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-e
 import { NUL_REPLACEMENT } from "@/lib/flow/execution-log/make-entry-storable";
 import { getRecordStore, type RecordStoreTarget } from "@/lib/records/get-record-store";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
-import { projectBackends, type BackendProject } from "@/test/support/backend-projects";
+import { backendProjectsOnce, projectBackends, type BackendProject } from "@/test/support/backend-projects";
 import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
 import { projectApi, type ApiAnswer, type ProjectApi } from "@/test/support/project-api";
 import { routeTest } from "@/test/support/route-test";
@@ -27,28 +27,17 @@ const it = routeTest
    * The project of each backend, opened on first use (its store first opened by another bundle, the
    * ticket schemas made) and called with a key; removed when the file ends.
    */
-  .extend("logProject", { scope: "file" }, ({ server }, { onCleanup }) => {
-    const opened = new Map<string, Promise<BackendProject & { api: ProjectApi }>>();
-    onCleanup(async () => {
-      for (const project of opened.values()) await (await project).cleanup();
-      databaseHosts.restore();
-    });
-    return (backend: { name: string; open: () => Promise<BackendProject> }): Promise<ProjectApi> => {
-      if (!opened.has(backend.name)) {
-        opened.set(
-          backend.name,
-          (async () => {
-            const project = await backend.open();
-            await openStoreFromAnotherBundle(project.target);
-            await createTicketSchemas(project.projectId);
-            const key = await project.keyFor(["endpoints.create", "endpoints.read", "endpoints.invoke", "records.read", "records.create"]);
-            return { ...project, api: projectApi(server, project, { key }) };
-          })(),
-        );
-      }
-      return opened.get(backend.name)!.then((project) => project.api);
-    };
-  });
+  .extend("logProject", { scope: "file" }, ({ server }, { onCleanup }) =>
+    backendProjectsOnce(
+      async (project) => {
+        await openStoreFromAnotherBundle(project.target);
+        await createTicketSchemas(project.projectId);
+        const key = await project.keyFor(["endpoints.create", "endpoints.read", "endpoints.invoke", "records.read", "records.create"]);
+        return { api: projectApi(server, project, { key }) };
+      },
+      { onCleanup, databaseHosts },
+    ),
+  );
 
 /** The id of the execution an answer reports. */
 const executionIdOf = (answer: ApiAnswer) => answer.headers.get("x-execution-id");
@@ -85,7 +74,7 @@ function registerLogSuite(backend: { name: string; open: () => Promise<BackendPr
     it.beforeAll(async ({ logProject }) => void (await logProject(backend)), 120_000);
 
     it("logs every one of 40 concurrent calls, 10 of them with ?x=%00, marking those sanitized", async ({ server, logProject }) => {
-      const api = await logProject(backend);
+      const { api } = await logProject(backend);
       const endpointId = await createEndpoint(api, {
         name: "Open a ticket",
         method: "POST",
@@ -123,7 +112,7 @@ function registerLogSuite(backend: { name: string; open: () => Promise<BackendPr
     });
 
     it("logs calls whose query keys, values and body hold what the database refuses", async ({ server, logProject }) => {
-      const api = await logProject(backend);
+      const { api } = await logProject(backend);
       await createEndpoint(api, { name: "Echo", method: "POST", slug: "echo", response: { body: '{"ok": true}' } });
       const answer = await api.call("POST", `/fn/echo?${encodeURIComponent("k\u0000")}=1&=empty&%24where=1&a.b=2`, '{"lone": "\\ud800", "nul": "\\u0000"}');
       expect(answer.status).toBe(200);
@@ -136,7 +125,7 @@ function registerLogSuite(backend: { name: string; open: () => Promise<BackendPr
     });
 
     it("fails a query step given NUL or an unpaired surrogate as invalid input, never as an unexpected error", async ({ server, logProject }) => {
-      const api = await logProject(backend);
+      const { api } = await logProject(backend);
       await createEndpoint(api, {
         name: "Find",
         method: "POST",
@@ -171,7 +160,7 @@ function registerLogSuite(backend: { name: string; open: () => Promise<BackendPr
     });
 
     it("fails a create step given NUL with the records API's own answer", async ({ server, logProject }) => {
-      const api = await logProject(backend);
+      const { api } = await logProject(backend);
       const direct = await api.call("POST", "/records/tickets", { title: "nul\u0000title", status: "open" });
       expect(direct.status).toBe(422);
       const lone = await api.call("POST", "/records/tickets", '{"title": "lone\\ud800", "status": "open"}');
