@@ -1,36 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { describe, expect } from "vitest";
 import { createSchema } from "@/lib/schemas/create-schema";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { createProjectFixture } from "@/test/fixtures";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import type { ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 type Json = Record<string, unknown>;
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let key: string;
-let api: ProjectApi;
-
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Automation errors");
-  key = await fixture.keyFor(["automations.read", "automations.write"]);
-  api = projectApi(server, fixture, { key });
-  await createTicketSchemas(fixture.projectId);
-  const store = await getProjectRecordStore({ projectId: fixture.projectId });
-  await createSchema({ projectId: fixture.projectId, store, definition: { name: "seo", kind: "component", fields: [{ name: "title", type: "string" }] } });
-  await createSchema({ projectId: fixture.projectId, store, definition: { name: "members", kind: "auth", fields: [] } });
+/** The client with a key for automations, on a project with the ticket schemas, a `seo` component and a `members` auth schema. */
+const it = routeTest.extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+  const { projectId } = project;
+  await createTicketSchemas(projectId);
+  const store = await getProjectRecordStore({ projectId });
+  await createSchema({ projectId, store, definition: { name: "seo", kind: "component", fields: [{ name: "title", type: "string" }] } });
+  await createSchema({ projectId, store, definition: { name: "members", kind: "auth", fields: [] } });
+  return ownerApi.with({ credentials: { key: await project.keyFor(["automations.read", "automations.write"]) } });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
-
-async function issuePaths(definition: unknown): Promise<string[]> {
+async function issuePaths(api: ProjectApi, definition: unknown): Promise<string[]> {
   const answer = await api.call("POST", "/automations", definition);
   expect(answer.status, JSON.stringify(definition)).toBe(422);
   expect(answer.body.error).toBe("invalid automation");
@@ -100,11 +88,11 @@ describe("saving an automation names each problem with its path (422)", () => {
     ["a file: URL in an HTTP step", { name: "A", trigger: manual, steps: [{ type: "http", method: "GET", url: "file:///etc/passwd" }] }, "steps.0.url"],
   ];
 
-  it.each(cases)("%s", async (_, definition, path) => {
-    expect(await issuePaths(definition)).toContain(path);
+  it.for(cases)("%s", async ([, definition, path], { api }) => {
+    expect(await issuePaths(api, definition)).toContain(path);
   });
 
-  it("accepts the auth schema as a record trigger and a condition that reads the trigger", async () => {
+  it("accepts the auth schema as a record trigger and a condition that reads the trigger", async ({ api }) => {
     const answer = await api.call("POST", "/automations", {
       name: "Members",
       trigger: record({ schema: "members", ...check("{{ trigger.record.email }}", "{{trigger.previous.email}}") }),
@@ -112,12 +100,12 @@ describe("saving an automation names each problem with its path (422)", () => {
     expect(answer.status, JSON.stringify(answer.body)).toBe(201);
   });
 
-  it("names every problem of one definition at once", async () => {
-    const paths = await issuePaths({ name: "A", trigger: schedule("61 * * * *", "Nowhere/City"), steps: [{ type: "query", schema: "tickets", limit: 0 }] });
+  it("names every problem of one definition at once", async ({ api }) => {
+    const paths = await issuePaths(api, { name: "A", trigger: schedule("61 * * * *", "Nowhere/City"), steps: [{ type: "query", schema: "tickets", limit: 0 }] });
     expect(paths).toEqual(expect.arrayContaining(["trigger.cron", "trigger.timezone", "steps.0.limit"]));
   });
 
-  it("refuses a body that is not JSON with 400 and an empty body with 422", async () => {
+  it("refuses a body that is not JSON with 400 and an empty body with 422", async ({ api }) => {
     const malformed = await api.call("POST", "/automations", '{"name": ');
     expect(malformed.status).toBe(400);
     expect((await api.call("POST", "/automations", "")).status).toBe(422);
@@ -126,7 +114,7 @@ describe("saving an automation names each problem with its path (422)", () => {
 });
 
 describe("form slugs are unique per project (409)", () => {
-  it("refuses a second automation on a taken form, by create and by update", async () => {
+  it("refuses a second automation on a taken form, by create and by update", async ({ api }) => {
     const first = await api.call("POST", "/automations", { name: "Signup", trigger: form({ form: "signup" }) });
     expect(first.status).toBe(201);
     const duplicate = await api.call("POST", "/automations", { name: "Signup two", trigger: form({ form: "signup" }) });
@@ -146,17 +134,15 @@ describe("form slugs are unique per project (409)", () => {
     expect((await api.call("PATCH", `/automations/${first.body.id as string}`, { name: "Sign up", trigger: form({ form: "signup" }) })).status).toBe(200);
     const elsewhere = await createProjectFixture("Elsewhere");
     const elsewhereKey = await elsewhere.keyFor(["automations.write"]);
-    const theirs = await fetch(`${server.url}/api/projects/${elsewhere.projectId}/automations`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${elsewhereKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ name: "Signup", trigger: form({ form: "signup" }) }),
-    });
+    const theirs = await api
+      .with({ projectId: elsewhere.projectId, credentials: { key: elsewhereKey } })
+      .request("POST", "/automations", { name: "Signup", trigger: form({ form: "signup" }) });
     expect(theirs.status).toBe(201);
   });
 });
 
 describe("updates", () => {
-  it("validate the merged definition and refuse unknown fields and server-assigned ones", async () => {
+  it("validate the merged definition and refuse unknown fields and server-assigned ones", async ({ api }) => {
     const created = await api.call("POST", "/automations", { name: "Hourly", trigger: schedule("0 * * * *") });
     const id = created.body.id as string;
     const cases: Array<[Json, string]> = [
@@ -183,7 +169,7 @@ describe("updates", () => {
 });
 
 describe("unknown automations (404)", () => {
-  it("answers 404 automation not found on every route that takes an id", async () => {
+  it("answers 404 automation not found on every route that takes an id", async ({ api }) => {
     for (const [method, body] of [["GET"], ["PATCH", { enabled: false }], ["DELETE"]] as const) {
       const answer = await api.call(method, "/automations/aut_doesnotexist", body);
       expect(answer.status, method).toBe(404);
@@ -193,7 +179,7 @@ describe("unknown automations (404)", () => {
 });
 
 describe("imports", () => {
-  it("validate every automation first and write nothing when one is invalid", async () => {
+  it("validate every automation first and write nothing when one is invalid", async ({ api }) => {
     const project = await createProjectFixture("Import errors");
     const projectKey = await project.keyFor(["automations.read", "automations.write"]);
     const theirs = api.with({ projectId: project.projectId, credentials: { key: projectKey } });

@@ -1,43 +1,33 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { describe, expect } from "vitest";
 import { updateProject } from "@/lib/projects/update-project";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { startTestSmtpServer } from "@/lib/mail/test-smtp-server";
+import { setProcessEnv } from "@/test/support/process-env";
+import { routeTest } from "@/test/support/route-test";
 
-let server: RouteServer;
-let smtp: TestSmtpServer;
-let fixture: ProjectFixture;
-let key: string;
-let api: ProjectApi;
-
-beforeAll(async () => {
-  smtp = await startTestSmtpServer({ auth: { user: "mailer", password: "mail-secret" } });
-  // Project mail servers pass the outbound guard: this loopback one is allow-listed for the test.
-  process.env.OUTBOUND_ALLOWED_HOSTS = `127.0.0.1:${smtp.port}`;
-  resetConfigForTests();
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Mailing");
-  await updateProject({
-    projectId: fixture.projectId,
-    input: { mail: { host: "127.0.0.1", port: smtp.port, secure: false, user: "mailer", password: "mail-secret", from: "Shop <shop@example.test>" } },
+const it = routeTest
+  /** An SMTP server that wants a login; project mail servers pass the outbound guard, so this loopback one is allow-listed until the file ends. */
+  .extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
+    const smtp = await startTestSmtpServer({ auth: { user: "mailer", password: "mail-secret" } });
+    const restoreEnv = setProcessEnv({ OUTBOUND_ALLOWED_HOSTS: `127.0.0.1:${smtp.port}` });
+    onCleanup(async () => {
+      await smtp.close();
+      restoreEnv();
+    });
+    return smtp;
+  })
+  // Only a dependency: the route server starts once the SMTP server is allow-listed.
+  .extend("server", { scope: "file" }, ({ smtp: _smtp, server }) => server)
+  /** The client with a key for the endpoints API, on a project whose mail goes to `smtp`. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, project, smtp }) => {
+    await updateProject({
+      projectId: project.projectId,
+      input: { mail: { host: "127.0.0.1", port: smtp.port, secure: false, user: "mailer", password: "mail-secret", from: "Shop <shop@example.test>" } },
+    });
+    return ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]) } });
   });
-  key = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
-  api = projectApi(server, fixture, { key });
-});
-
-afterAll(async () => {
-  await server?.close();
-  await smtp?.close();
-  delete process.env.OUTBOUND_ALLOWED_HOSTS;
-  resetConfigForTests();
-  await closePlatformDb();
-});
 
 describe("email templates and the email step", () => {
-  it("manages templates and sends one from an endpoint through the project's SMTP server, escaping caller values in HTML", async () => {
+  it("manages templates and sends one from an endpoint through the project's SMTP server, escaping caller values in HTML", async ({ smtp, api }) => {
     const created = await api.manage("/email-templates", {
       method: "POST",
       body: JSON.stringify({ name: "welcome", subject: "Welcome, {{body.name}}", html: "<p>Hello <b>{{body.name}}</b></p>", text: "Hello {{body.name}}" }),
@@ -64,7 +54,7 @@ describe("email templates and the email step", () => {
     });
     expect(endpoint.status, await endpoint.clone().text()).toBe(201);
 
-    const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/sign-up`, {
+    const response = await api.invoke("sign-up", {
       method: "POST",
       body: JSON.stringify({ email: "ann@example.test", name: "<script>alert(1)</script> Ann" }),
     });

@@ -1,31 +1,40 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { describe, expect } from "vitest";
 import { createTicketSchemas } from "@/test/endpoint-fixtures";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import type { ProjectApi } from "@/test/support/project-api";
+import { externalRouteTest } from "@/test/support/route-test";
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let key: string;
-let api: ProjectApi;
-
-beforeAll(async () => {
-  server = await startRouteServer({ allowExternal: true });
-  fixture = await createProjectFixture("Errors");
-  key = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
-  api = projectApi(server, fixture, { key });
-  await createTicketSchemas(fixture.projectId);
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
+const it = externalRouteTest
+  /** The client with a key for the endpoints API, on a project with the ticket schemas. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+    await createTicketSchemas(project.projectId);
+    return ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]) } });
+  })
+  /** `api` once the endpoints the invocation errors call exist. */
+  .extend("invocationApi", { scope: "file" }, async ({ api }) => {
+    const definitions = [
+      { name: "Echo", method: "POST", slug: "echo", response: { body: '{"got": {{body}}}' } },
+      {
+        name: "Fails",
+        method: "GET",
+        slug: "fails",
+        steps: [{ type: "create", schema: "tickets", values: { title: "{{query.title}}" } }],
+        response: { body: "{}" },
+      },
+      { name: "Typo", method: "GET", slug: "typo", response: { body: '{"count": {{steps.nothing.length}}' } },
+      { name: "Text", method: "GET", slug: "text", response: { contentType: "text/csv", body: "name\n{{query.name}}\n" } },
+      { name: "Header", method: "GET", slug: "header", response: { headers: { "x-name": "{{query.name}}" }, body: "{}" } },
+      { name: "Off", method: "GET", slug: "off", enabled: false, response: { body: "{}" } },
+    ];
+    for (const definition of definitions) {
+      const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
+      expect(response.status, await response.clone().text()).toBe(201);
+    }
+    return api;
+  });
 
 const base = { name: "Endpoint", method: "GET", slug: "valid-slug" };
 
-async function issuesFor(definition: unknown): Promise<Array<{ path: string; message: string }>> {
+async function issuesFor(api: ProjectApi, definition: unknown): Promise<Array<{ path: string; message: string }>> {
   const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
   expect(response.status, JSON.stringify(definition)).toBe(422);
   const body = (await response.json()) as { error: string; issues: Array<{ path: string; message: string }> };
@@ -77,13 +86,13 @@ describe("saving an endpoint names each problem with its path (422)", () => {
     ["origin with a path", { allowedOrigins: ["https://shop.example/path"] }, "allowedOrigins.0"],
   ];
   for (const [title, change, path] of cases) {
-    it(title, async () => {
-      const issues = await issuesFor({ ...base, ...change });
+    it(title, async ({ api }) => {
+      const issues = await issuesFor(api, { ...base, ...change });
       expect(issues.map((issue) => issue.path)).toContain(path);
     });
   }
 
-  it("refuses a second endpoint with the same method and slug (409)", async () => {
+  it("refuses a second endpoint with the same method and slug (409)", async ({ api }) => {
     const first = await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken" }) });
     expect(first.status).toBe(201);
     const second = await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "taken", name: "Other" }) });
@@ -93,7 +102,7 @@ describe("saving an endpoint names each problem with its path (422)", () => {
     expect(otherMethod.status).toBe(201);
   });
 
-  it("validates a partial update against the merged definition", async () => {
+  it("validates a partial update against the merged definition", async ({ api }) => {
     const created = (await (await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...base, slug: "patch-me" }) })).json()) as { id: string };
     const response = await api.manage(`/endpoints/${created.id}`, { method: "PATCH", body: JSON.stringify({ method: "POST", cacheSeconds: 10 }) });
     expect(response.status).toBe(422);
@@ -104,39 +113,18 @@ describe("saving an endpoint names each problem with its path (422)", () => {
 });
 
 describe("invocation errors", () => {
-  beforeAll(async () => {
-    const definitions = [
-      { name: "Echo", method: "POST", slug: "echo", response: { body: '{"got": {{body}}}' } },
-      {
-        name: "Fails",
-        method: "GET",
-        slug: "fails",
-        steps: [{ type: "create", schema: "tickets", values: { title: "{{query.title}}" } }],
-        response: { body: "{}" },
-      },
-      { name: "Typo", method: "GET", slug: "typo", response: { body: '{"count": {{steps.nothing.length}}' } },
-      { name: "Text", method: "GET", slug: "text", response: { contentType: "text/csv", body: "name\n{{query.name}}\n" } },
-      { name: "Header", method: "GET", slug: "header", response: { headers: { "x-name": "{{query.name}}" }, body: "{}" } },
-      { name: "Off", method: "GET", slug: "off", enabled: false, response: { body: "{}" } },
-    ];
-    for (const definition of definitions) {
-      const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
-      expect(response.status, await response.clone().text()).toBe(201);
-    }
-  });
-
-  it("answers 404 for an unknown slug, a wrong method, a disabled endpoint and an unknown project", async () => {
+  it("answers 404 for an unknown slug, a wrong method, a disabled endpoint and an unknown project", async ({ invocationApi: api }) => {
     expect((await api.invoke("nope")).status).toBe(404);
     expect((await api.invoke("echo")).status).toBe(404);
     expect((await api.invoke("off")).status).toBe(404);
-    expect((await fetch(`${server.url}/api/projects/prj_unknown/fn/echo`, { method: "POST", body: "{}" })).status).toBe(404);
+    expect((await api.with({ projectId: "prj_unknown" }).invoke("echo", { method: "POST", body: "{}" })).status).toBe(404);
     // Malformed percent-encoding names no endpoint: 404, not a server error.
     const malformed = await api.invoke("ec%E0%A4%A");
     expect(malformed.status).toBe(404);
     expect(await malformed.json()).toEqual({ error: "not found" });
   });
 
-  it("answers 400 to a body that is not a JSON object", async () => {
+  it("answers 400 to a body that is not a JSON object", async ({ invocationApi: api }) => {
     for (const body of ["[1,2]", '"text"', "42", "{broken"]) {
       const response = await api.invoke("echo", { method: "POST", headers: { "content-type": "application/json" }, body });
       expect(response.status, body).toBe(400);
@@ -146,7 +134,7 @@ describe("invocation errors", () => {
     expect(await empty.json()).toEqual({ got: {} });
   });
 
-  it("answers 413 to a body over 100 KB, also when streamed without a length", async () => {
+  it("answers 413 to a body over 100 KB, also when streamed without a length", async ({ invocationApi: api }) => {
     const big = JSON.stringify({ text: "x".repeat(110 * 1024) });
     expect((await api.invoke("echo", { method: "POST", body: big })).status).toBe(413);
     const stream = new ReadableStream({
@@ -160,7 +148,7 @@ describe("invocation errors", () => {
     expect(streamed.status).toBe(413);
   });
 
-  it("answers a failed step with 500, the execution id and no internals", async () => {
+  it("answers a failed step with 500, the execution id and no internals", async ({ server, invocationApi: api }) => {
     const response = await api.invoke("fails?title=");
     expect(response.status).toBe(500);
     const body = (await response.json()) as { error: string; executionId: string };
@@ -178,19 +166,19 @@ describe("invocation errors", () => {
     expect(log.steps[0]?.error).toContain("status");
   });
 
-  it("serves a JSON template typo as a JSON string, never a 500", async () => {
+  it("serves a JSON template typo as a JSON string, never a 500", async ({ invocationApi: api }) => {
     const response = await api.invoke("typo");
     expect(response.status).toBe(200);
     expect(await response.json()).toBe('{"count": {{steps.nothing.length}}');
   });
 
-  it("serves other content types verbatim", async () => {
+  it("serves other content types verbatim", async ({ invocationApi: api }) => {
     const response = await api.invoke("text?name=Ann");
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
     expect(await response.text()).toBe("name\nAnn\n");
   });
 
-  it("templates extra headers and refuses a value that would split the header", async () => {
+  it("templates extra headers and refuses a value that would split the header", async ({ invocationApi: api }) => {
     const ok = await api.invoke("header?name=Ann");
     expect(ok.headers.get("x-name")).toBe("Ann");
     const split = await api.invoke(`header?name=${encodeURIComponent("Ann\r\nSet-Cookie: a=b")}`);

@@ -1,43 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { describe, expect } from "vitest";
 import { updateEndpoint } from "@/lib/endpoints/update-endpoint";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { createProjectFixture } from "@/test/fixtures";
 import { composedReadEndpoint, createTestRecord, createTicketSchemas, validatedIntakeEndpoint } from "@/test/endpoint-fixtures";
 import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { externalRouteTest } from "@/test/support/route-test";
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let manageKey: string;
-let api: ProjectApi;
-
-beforeAll(async () => {
-  server = await startRouteServer({ allowExternal: true });
-  fixture = await createProjectFixture("Helpdesk");
-  manageKey = await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]);
-  api = projectApi(server, fixture, { key: manageKey });
-  await createTicketSchemas(fixture.projectId);
-  const ann = await createTestRecord(fixture.projectId, "authors", { name: "Ann" });
-  const bob = await createTestRecord(fixture.projectId, "authors", { name: "Bob" });
-  await createTestRecord(fixture.projectId, "tickets", { title: "Broken login", status: "open", priority: 1, author: ann.id });
-  await createTestRecord(fixture.projectId, "tickets", { title: "Slow page", status: "open", priority: 2, author: bob.id });
-  await createTestRecord(fixture.projectId, "tickets", { title: "Typo", status: "closed", priority: 3, author: ann.id });
+/** The client with a key for the endpoints API, on a helpdesk project: two authors and three tickets. */
+const it = externalRouteTest.extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+  const { projectId } = project;
+  await createTicketSchemas(projectId);
+  const ann = await createTestRecord(projectId, "authors", { name: "Ann" });
+  const bob = await createTestRecord(projectId, "authors", { name: "Bob" });
+  await createTestRecord(projectId, "tickets", { title: "Broken login", status: "open", priority: 1, author: ann.id });
+  await createTestRecord(projectId, "tickets", { title: "Slow page", status: "open", priority: 2, author: bob.id });
+  await createTestRecord(projectId, "tickets", { title: "Typo", status: "closed", priority: 3, author: ann.id });
+  return ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.read", "endpoints.create", "endpoints.update", "endpoints.delete"]) } });
 });
 
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
-
-async function createEndpoint(definition: unknown): Promise<{ id: string; version: number }> {
+async function createEndpoint(api: ProjectApi, definition: unknown): Promise<{ id: string; version: number }> {
   const response = await api.manage("/endpoints", { method: "POST", body: JSON.stringify(definition) });
   expect(response.status, await response.clone().text()).toBe(201);
   return (await response.json()) as { id: string; version: number };
 }
 
 describe("custom endpoints: the specification's example flows", () => {
-  it("composed read: query with expansion, counting transform, {{steps.<name>}} served directly", async () => {
-    const created = await createEndpoint(composedReadEndpoint);
+  it("composed read: query with expansion, counting transform, {{steps.<name>}} served directly", async ({ server, api }) => {
+    const created = await createEndpoint(api, composedReadEndpoint);
     expect(created.id).toMatch(/^ep_/);
     const response = await api.invoke("tickets-by-status");
     expect(response.status).toBe(200);
@@ -68,8 +56,8 @@ describe("custom endpoints: the specification's example flows", () => {
     expect(data.map((item) => item.id)).toContain(executionId);
   });
 
-  it("validated intake: 422 with the step's own body when the condition fails, the array and its length otherwise", async () => {
-    await createEndpoint(validatedIntakeEndpoint);
+  it("validated intake: 422 with the step's own body when the condition fails, the array and its length otherwise", async ({ server, api }) => {
+    await createEndpoint(api, validatedIntakeEndpoint);
     const refused = await api.invoke("tickets-with-status", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({}) });
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({ error: "status is required" });
@@ -102,8 +90,8 @@ describe("custom endpoints: the specification's example flows", () => {
 });
 
 describe("custom endpoints: management", () => {
-  it("lists, reads, edits, disables and deletes; each change is visible to the next call", async () => {
-    const created = await createEndpoint({ name: "Hello", method: "GET", slug: "hello", response: { body: '{"greeting": "hello {{query.name}}"}' } });
+  it("lists, reads, edits, disables and deletes; each change is visible to the next call", async ({ api }) => {
+    const created = await createEndpoint(api, { name: "Hello", method: "GET", slug: "hello", response: { body: '{"greeting": "hello {{query.name}}"}' } });
     expect(await (await api.invoke("hello", {}, "?name=Ann")).json()).toEqual({ greeting: "hello Ann" });
 
     const read = await api.manage(`/endpoints/${created.id}`);
@@ -125,9 +113,9 @@ describe("custom endpoints: management", () => {
     expect((await api.manage(`/endpoints/${created.id}`)).status).toBe(404);
   });
 
-  it("serves the same slug once per method", async () => {
-    await createEndpoint({ name: "Read note", method: "GET", slug: "note", response: { body: '{"via": "get"}' } });
-    await createEndpoint({ name: "Write note", method: "POST", slug: "note", response: { status: 201, body: '{"via": "post", "text": "{{body.text}}"}' } });
+  it("serves the same slug once per method", async ({ api }) => {
+    await createEndpoint(api, { name: "Read note", method: "GET", slug: "note", response: { body: '{"via": "get"}' } });
+    await createEndpoint(api, { name: "Write note", method: "POST", slug: "note", response: { status: 201, body: '{"via": "post", "text": "{{body.text}}"}' } });
     expect(await (await api.invoke("note")).json()).toEqual({ via: "get" });
     const posted = await api.invoke("note", { method: "POST", body: JSON.stringify({ text: 'say "hi"' }) });
     expect(posted.status).toBe(201);
@@ -135,8 +123,8 @@ describe("custom endpoints: management", () => {
     expect((await api.invoke("note", { method: "PUT", body: "{}" })).status).toBe(404);
   });
 
-  it("caches public GET responses by query string and clears them on edit", async () => {
-    const created = await createEndpoint({
+  it("caches public GET responses by query string and clears them on edit", async ({ project, api }) => {
+    const created = await createEndpoint(api, {
       name: "Open tickets",
       method: "GET",
       slug: "open-count",
@@ -149,7 +137,7 @@ describe("custom endpoints: management", () => {
     expect(first.headers.get("cache-control")).toBe("public, max-age=60");
     expect(await first.json()).toEqual({ open: 2, page: "1" });
 
-    await createTestRecord(fixture.projectId, "tickets", { title: "New one", status: "open" });
+    await createTestRecord(project.projectId, "tickets", { title: "New one", status: "open" });
     const second = await api.invoke("open-count", {}, "?page=1");
     expect(second.headers.get("x-cache")).toBe("hit");
     expect(await second.json()).toEqual({ open: 2, page: "1" });
@@ -170,17 +158,17 @@ describe("custom endpoints: management", () => {
     // An edit made by another instance: this process, through the service, when the suite runs against
     // an external server (scripts/test-serverless.sh), so only the generation in the shared Redis tells
     // the serving instance that its cached answer is stale.
-    await createTestRecord(fixture.projectId, "tickets", { title: "Newer one", status: "open" });
+    await createTestRecord(project.projectId, "tickets", { title: "Newer one", status: "open" });
     const stillCached = await api.invoke("open-count", {}, "?page=1");
     expect(stillCached.headers.get("x-cache")).toBe("hit");
-    await updateEndpoint({ projectId: fixture.projectId, endpointId: created.id, patch: { name: "Open tickets (edited elsewhere)" } });
+    await updateEndpoint({ projectId: project.projectId, endpointId: created.id, patch: { name: "Open tickets (edited elsewhere)" } });
     const afterOtherEdit = await api.invoke("open-count", {}, "?page=1");
     expect(afterOtherEdit.headers.get("x-cache")).toBe("miss");
     expect(await afterOtherEdit.json()).toEqual({ open: 4, page: "1" });
   });
 
-  it("runs concurrent cache misses on one key once", async () => {
-    await createEndpoint({
+  it("runs concurrent cache misses on one key once", async ({ api }) => {
+    await createEndpoint(api, {
       name: "Slow count",
       method: "GET",
       slug: "slow-count",
@@ -194,7 +182,7 @@ describe("custom endpoints: management", () => {
     expect(new Set(await Promise.all(responses.map((response) => response.text()))).size).toBe(1);
   });
 
-  it("test-runs an unsaved draft for real and logs it as a test run", async () => {
+  it("test-runs an unsaved draft for real and logs it as a test run", async ({ api }) => {
     const response = await api.manage("/endpoints/test-run", {
       method: "POST",
       body: JSON.stringify({
@@ -223,7 +211,7 @@ describe("custom endpoints: management", () => {
     expect(log.source).toBe("test_run");
   });
 
-  it("exports and imports endpoints as JSON", async () => {
+  it("exports and imports endpoints as JSON", async ({ server, api }) => {
     const exported = await api.manage("/endpoints/export");
     expect(exported.status).toBe(200);
     const document = (await exported.json()) as { format: string; endpoints: Array<Record<string, unknown>> };
@@ -233,22 +221,14 @@ describe("custom endpoints: management", () => {
 
     const target = await createProjectFixture("Copy");
     await createTicketSchemas(target.projectId);
-    const key = await target.keyFor(["endpoints.create", "endpoints.update", "endpoints.read"]);
-    const imported = await fetch(`${server.url}/api/projects/${target.projectId}/endpoints/import`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(document),
-    });
+    const targetApi = projectApi(server, target, { key: await target.keyFor(["endpoints.create", "endpoints.update", "endpoints.read"]) });
+    const imported = await targetApi.request("POST", "/endpoints/import", document);
     expect(imported.status, await imported.clone().text()).toBe(200);
     expect(await imported.json()).toMatchObject({ dryRun: false, created: document.endpoints.length, updated: 0, unchanged: 0, secrets: { required: [], missing: [] } });
-    const again = await fetch(`${server.url}/api/projects/${target.projectId}/endpoints/import`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify(document),
-    });
+    const again = await targetApi.request("POST", "/endpoints/import", document);
     // The same document again changes nothing: every endpoint is already as it says.
     expect(await again.json()).toMatchObject({ created: 0, updated: 0, unchanged: document.endpoints.length, secrets: { required: [], missing: [] } });
-    const copied = await fetch(`${server.url}/api/projects/${target.projectId}/fn/tickets-by-status`);
+    const copied = await targetApi.invoke("tickets-by-status");
     expect(copied.status).toBe(200);
     expect(await copied.json()).toMatchObject({ open: 0, closed: 0 });
   });

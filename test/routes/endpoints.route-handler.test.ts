@@ -1,47 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
-import { closePlatformDb } from "@/lib/platform-db/client";
 import { adapterResponseClass } from "@/server/adapter-response";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { createTestRecord, createTicketSchemas, validatedIntakeEndpoint } from "@/test/endpoint-fixtures";
+import type { ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 import * as appRouterRoute from "@/app/api/projects/[projectId]/fn/[slug]/route";
 
 /**
  * The same invocation core answers through the App Router route handler (serverless hosts: the
  * global Response) and through the production server's Node adapter (its lightweight Response).
  */
-let server: RouteServer;
-let fixture: ProjectFixture;
-
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Both adapters");
-  await createTicketSchemas(fixture.projectId);
-  await createTestRecord(fixture.projectId, "tickets", { title: "Broken login", status: "open" });
-  await createEndpoint({ projectId: fixture.projectId, input: validatedIntakeEndpoint });
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
+/** The owner's client, on a project with the tickets schema, one open ticket and the validated intake endpoint. */
+const it = routeTest.extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+  await createTicketSchemas(project.projectId);
+  await createTestRecord(project.projectId, "tickets", { title: "Broken login", status: "open" });
+  await createEndpoint({ projectId: project.projectId, input: validatedIntakeEndpoint });
+  return ownerApi;
 });
 
 const context = { params: Promise.resolve({}) };
 
-function viaRouteHandler(body: string): Promise<Response> {
-  const request = new Request(`http://localhost/api/projects/${fixture.projectId}/fn/${validatedIntakeEndpoint.slug}`, { method: "POST", body });
+function viaRouteHandler(api: ProjectApi, body: string): Promise<Response> {
+  const request = new Request(`http://localhost/api/projects/${api.projectId}/fn/${validatedIntakeEndpoint.slug}`, { method: "POST", body });
   return (appRouterRoute.POST as (request: Request, context: unknown) => Promise<Response>)(request, context);
 }
 
-function viaServer(body: string): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${fixture.projectId}/fn/${validatedIntakeEndpoint.slug}`, { method: "POST", body });
+function viaServer(api: ProjectApi, body: string): Promise<Response> {
+  return api.invoke(validatedIntakeEndpoint.slug, { method: "POST", body });
 }
 
 describe("the invocation core behind both adapters", () => {
-  it("answers alike: a completed run, a condition's stop and a bad body", async () => {
+  it("answers alike: a completed run, a condition's stop and a bad body", async ({ api }) => {
     for (const body of ['{"status": "open"}', "{}", "not json"]) {
-      const [routed, served] = await Promise.all([viaRouteHandler(body), viaServer(body)]);
+      const [routed, served] = await Promise.all([viaRouteHandler(api, body), viaServer(api, body)]);
       expect(routed).toBeInstanceOf(Response);
       expect(routed.status, body).toBe(served.status);
       expect(routed.headers.get("content-type")).toBe(served.headers.get("content-type"));
@@ -49,7 +40,7 @@ describe("the invocation core behind both adapters", () => {
       const [routedBody, servedBody] = [await routed.json(), await served.json()];
       expect(routedBody, body).toEqual(servedBody);
     }
-    expect((await viaServer('{"status": "open"}')).headers.get("content-length")).toMatch(/^\d+$/);
+    expect((await viaServer(api, '{"status": "open"}')).headers.get("content-length")).toMatch(/^\d+$/);
   });
 });
 

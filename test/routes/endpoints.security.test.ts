@@ -1,23 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { createProjectFixture, createRevokedKey, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { describe, expect } from "vitest";
+import { createProjectFixture, createRevokedKey } from "@/test/fixtures";
+import { externalRouteTest } from "@/test/support/route-test";
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let other: ProjectFixture;
-let manageKey: string;
-let api: ProjectApi;
-
-beforeAll(async () => {
-  server = await startRouteServer({ allowExternal: true });
-  fixture = await createProjectFixture("Secure endpoints");
-  other = await createProjectFixture("Other");
-  manageKey = await fixture.keyFor(["endpoints.create", "endpoints.read", "endpoints.update"]);
-  api = projectApi(server, fixture, { key: manageKey });
+/** The client with a key for the endpoints API, on a project with a keyed, public, origin-limited and echoing endpoint. */
+const it = externalRouteTest.extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+  const api = ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.create", "endpoints.read", "endpoints.update"]) } });
   const definitions = [
     { name: "Keyed", method: "GET", slug: "keyed", auth: "api_key", response: { body: '{"ok": true}' } },
     { name: "Public", method: "GET", slug: "public", response: { body: '{"ok": true}' } },
@@ -30,19 +19,15 @@ beforeAll(async () => {
     const response = await api.request("POST", "/endpoints", definition);
     expect(response.status, await response.clone().text()).toBe(201);
   }
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
+  return api;
 });
 
 describe("api_key endpoints", () => {
-  it("refuse missing, malformed, revoked and other projects' keys with 401, keys without endpoints.invoke with 403", async () => {
-    const invokeKey = await fixture.keyFor(["endpoints.invoke"]);
-    const readOnly = await fixture.keyFor(["endpoints.read"]);
-    const revoked = await createRevokedKey(fixture.projectId, ["endpoints.invoke"]);
-    const otherKey = await other.keyFor(["endpoints.invoke"]);
+  it("refuse missing, malformed, revoked and other projects' keys with 401, keys without endpoints.invoke with 403", async ({ project, api }) => {
+    const invokeKey = await project.keyFor(["endpoints.invoke"]);
+    const readOnly = await project.keyFor(["endpoints.read"]);
+    const revoked = await createRevokedKey(project.projectId, ["endpoints.invoke"]);
+    const otherKey = await (await createProjectFixture("Other")).keyFor(["endpoints.invoke"]);
     const cases: Array<[string | null, number]> = [
       [null, 401],
       ["fpk_garbage", 401],
@@ -62,7 +47,7 @@ describe("api_key endpoints", () => {
 });
 
 describe("rate limits", () => {
-  it("allow 60 public calls a minute per client and endpoint, then 429 with Retry-After, whatever X-Forwarded-For claims", async () => {
+  it("allow 60 public calls a minute per client and endpoint, then 429 with Retry-After, whatever X-Forwarded-For claims", async ({ api }) => {
     // A sliding window weighs the previous minute's count down as time passes, so a run that
     // crosses a minute boundary may see a few extra calls pass; never fewer than 60.
     let allowed = 0;
@@ -88,7 +73,7 @@ describe("rate limits", () => {
 });
 
 describe("CORS", () => {
-  it("grants listed origins only; server-to-server calls are unaffected", async () => {
+  it("grants listed origins only; server-to-server calls are unaffected", async ({ api }) => {
     const allowed = await api.invoke("shop", { method: "POST", headers: { origin: "https://shop.example" }, body: "{}" });
     expect(allowed.status).toBe(200);
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://shop.example");
@@ -108,7 +93,7 @@ describe("CORS", () => {
     expect(anyone.headers.get("access-control-allow-origin")).toBe("*");
   });
 
-  it("answers preflights from the endpoint's settings", async () => {
+  it("answers preflights from the endpoint's settings", async ({ api }) => {
     const preflight = await api.invoke("shop", {
       method: "OPTIONS",
       headers: { origin: "https://shop.example", "access-control-request-method": "POST", "access-control-request-headers": "content-type, x-custom" },
@@ -126,7 +111,7 @@ describe("CORS", () => {
 });
 
 describe("templates and outbound calls cannot be turned against the platform", () => {
-  it("never evaluates caller data as a template and escapes it inside JSON strings", async () => {
+  it("never evaluates caller data as a template and escapes it inside JSON strings", async ({ api }) => {
     const response = await api.invoke("echo", {
       method: "POST",
       body: JSON.stringify({ name: '", "admin": true, "x": "', note: "{{body.name}} {{steps}}" }),
@@ -135,7 +120,7 @@ describe("templates and outbound calls cannot be turned against the platform", (
     expect(await response.json()).toEqual({ name: '", "admin": true, "x": "', note: "{{body.name}} {{steps}}" });
   });
 
-  it("refuses an HTTP step aimed at a loopback service, before any connection", async () => {
+  it("refuses an HTTP step aimed at a loopback service, before any connection", async ({ api }) => {
     let connections = 0;
     const target: Server = createServer((_req, res) => res.end("secret"));
     target.on("connection", () => connections++);

@@ -1,63 +1,54 @@
 import { request as httpRequest } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { describe, expect } from "vitest";
 import { FILE_LIMITS } from "@/lib/files/file-limits";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { answerOf, projectApi, type ApiBody, type ProjectApi } from "@/test/support/project-api";
+import { answerOf, type ApiBody, type ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let key: string;
-let api: ProjectApi;
-
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Files errors");
-  key = await fixture.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]);
-  api = projectApi(server, fixture, { key });
-  for (const definition of [
-    { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
-    {
-      name: "place",
-      kind: "component",
-      fields: [
-        { name: "street", type: "string" },
-        { name: "photo", type: "file", accept: ["image/*"], maxBytes: 1000 },
-      ],
-    },
-    { name: "hero", kind: "component", fields: [{ name: "image", type: "file" }] },
-    { name: "quote", kind: "component", fields: [{ name: "text", type: "text" }] },
-    {
-      name: "pages",
-      kind: "collection",
-      fields: [
-        { name: "title", type: "string", required: true },
-        { name: "address", type: "component", component: "place" },
-        { name: "gallery", type: "component", component: "place", repeatable: true, max: 5 },
-        { name: "blocks", type: "dynamic_zone", components: ["hero", "quote"] },
-      ],
-    },
-    {
-      name: "docs",
-      kind: "collection",
-      fields: [
-        { name: "title", type: "string", required: true },
-        { name: "slug", type: "string", unique: true },
-        { name: "author", type: "relation", target: "people" },
-        { name: "attachment", type: "file" },
-        { name: "cover", type: "file", accept: ["image/*"], maxBytes: 100_000 },
-      ],
-    },
-  ]) {
-    expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
-  }
-});
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
+const it = routeTest
+  /** A key for schemas and records (the raw HTTP requests send it themselves). */
+  .extend("key", { scope: "file" }, ({ project }) => project.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]))
+  /** The client calling with `key`, on a project with `people`, `docs` and the `pages` with nested file fields. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, key }) => {
+    const api = ownerApi.with({ credentials: { key } });
+    for (const definition of [
+      { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
+      {
+        name: "place",
+        kind: "component",
+        fields: [
+          { name: "street", type: "string" },
+          { name: "photo", type: "file", accept: ["image/*"], maxBytes: 1000 },
+        ],
+      },
+      { name: "hero", kind: "component", fields: [{ name: "image", type: "file" }] },
+      { name: "quote", kind: "component", fields: [{ name: "text", type: "text" }] },
+      {
+        name: "pages",
+        kind: "collection",
+        fields: [
+          { name: "title", type: "string", required: true },
+          { name: "address", type: "component", component: "place" },
+          { name: "gallery", type: "component", component: "place", repeatable: true, max: 5 },
+          { name: "blocks", type: "dynamic_zone", components: ["hero", "quote"] },
+        ],
+      },
+      {
+        name: "docs",
+        kind: "collection",
+        fields: [
+          { name: "title", type: "string", required: true },
+          { name: "slug", type: "string", unique: true },
+          { name: "author", type: "relation", target: "people" },
+          { name: "attachment", type: "file" },
+          { name: "cover", type: "file", accept: ["image/*"], maxBytes: 100_000 },
+        ],
+      },
+    ]) {
+      expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
+    }
+    return api;
+  });
 
 function form(entries: Record<string, string | [Blob, string]>): FormData {
   const data = new FormData();
@@ -68,14 +59,14 @@ function form(entries: Record<string, string | [Blob, string]>): FormData {
   return data;
 }
 
-async function stored(): Promise<{ files: number; chunks: number }> {
-  const store = await getProjectRecordStore({ projectId: fixture.projectId });
+async function stored(api: ProjectApi): Promise<{ files: number; chunks: number }> {
+  const store = await getProjectRecordStore({ projectId: api.projectId });
   return { files: await store.count("_files"), chunks: await store.count("_file_chunks") };
 }
 
 describe("upload limits", () => {
-  it("answers 413 naming the field for a file over the platform limit or the field's maxBytes, storing nothing", async () => {
-    const before = await stored();
+  it("answers 413 naming the field for a file over the platform limit or the field's maxBytes, storing nothing", async ({ api }) => {
+    const before = await stored(api);
     const overPlatform = await api.send("POST", "/records/docs", form({ title: "Too big", attachment: [new Blob([Buffer.alloc(FILE_LIMITS.maxFileBytes + 1)]), "big.bin"] }));
     expect(overPlatform.status).toBe(413);
     expect(overPlatform.body).toEqual({
@@ -90,10 +81,10 @@ describe("upload limits", () => {
     const overField = await api.send("POST", "/records/docs", form({ title: "Big cover", cover: [new Blob([Buffer.alloc(100_001)], { type: "image/png" }), "c.png"] }));
     expect(overField.status).toBe(413);
     expect(overField.body.issues).toEqual([{ path: "cover", message: "must be at most 100000 bytes" }]);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
   });
 
-  it("answers 413 from the declared length before reading, and while streaming a body without one", async () => {
+  it("answers 413 from the declared length before reading, and while streaming a body without one", async ({ key, api }) => {
     // Only the headers are sent: the answer must come from the declared length alone.
     const declared = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const request = httpRequest(api.url("/records/docs"), {
@@ -131,24 +122,26 @@ describe("upload limits", () => {
         controller.enqueue(chunk);
       },
     });
-    const before = await stored();
-    const streamed = await fetch(api.url("/records/docs"), {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` },
-      body,
-      duplex: "half",
-    } as RequestInit).catch((error: unknown) => error);
+    const before = await stored(api);
+    const streamed = await api
+      .fetch("/records/docs", {
+        method: "POST",
+        headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+        body,
+        duplex: "half",
+      } as RequestInit)
+      .catch((error: unknown) => error);
     expect(streamed).toBeInstanceOf(Response);
     expect((streamed as Response).status).toBe(413);
     expect(((await (streamed as Response).json()) as ApiBody).error).toBe(`file "attachment" is larger than ${FILE_LIMITS.maxFileBytes} bytes`);
     // The server stopped reading near the limit instead of taking all 40 MB.
     expect(sent).toBeLessThan(total / 2);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
   });
 });
 
 describe("refused parts", () => {
-  it("answers 422 for a file the field does not accept, by content type or extension", async () => {
+  it("answers 422 for a file the field does not accept, by content type or extension", async ({ api }) => {
     const wrongType = await api.send("POST", "/records/docs", form({ title: "PDF cover", cover: [new Blob(["%PDF"], { type: "application/pdf" }), "cover.pdf"] }));
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.issues).toEqual([{ path: "cover", message: 'must be one of the accepted types image/* (got application/pdf, "cover.pdf")' }]);
@@ -158,7 +151,7 @@ describe("refused parts", () => {
     expect(untyped.status).toBe(422);
   });
 
-  it("answers 422 for files sent for fields that are not file fields, twice, or beside a value", async () => {
+  it("answers 422 for files sent for fields that are not file fields, twice, or beside a value", async ({ api }) => {
     const notAFileField = await api.send("POST", "/records/docs", form({ title: "x", photo: [new Blob(["x"]), "p.png"] }));
     expect(notAFileField.status).toBe(422);
     expect(notAFileField.body.issues).toEqual([{ path: "photo", message: "is not a file field of docs" }]);
@@ -181,29 +174,27 @@ describe("refused parts", () => {
     expect(valueAndFile.body.issues).toEqual([{ path: "attachment", message: "is given twice (as a file and as a value)" }]);
   });
 
-  it("answers 422 for a part whose content type is not a media type", async () => {
+  it("answers 422 for a part whose content type is not a media type", async ({ api }) => {
     const boundary = "b0undary";
     const body = `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nx\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment"; filename="a.bin"\r\nContent-Type: not a type\r\n\r\nabc\r\n--${boundary}--\r\n`;
-    const answer = await answerOf(
-      await fetch(api.url("/records/docs"), { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${boundary}` }, body }),
-    );
+    const answer = await answerOf(await api.fetch("/records/docs", { method: "POST", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body }));
     expect(answer.status).toBe(422);
     expect(answer.body.issues).toEqual([{ path: "attachment", message: "has a content type that is not a valid media type" }]);
   });
 });
 
 describe("nothing is left behind when the record write fails", () => {
-  it("stores no file when the values are invalid", async () => {
-    const before = await stored();
+  it("stores no file when the values are invalid", async ({ api }) => {
+    const before = await stored(api);
     const invalid = await api.send("POST", "/records/docs", form({ slug: "no title", attachment: [new Blob(["x"]), "x.txt"] }));
     expect(invalid.status).toBe(422);
     expect(invalid.body.issues).toEqual([{ path: "title", message: "is required" }]);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
   });
 
-  it("deletes the stored files again on a taken unique value, a missing related record or a missing record", async () => {
+  it("deletes the stored files again on a taken unique value, a missing related record or a missing record", async ({ api }) => {
     const taken = await api.call("POST", "/records/docs", { title: "Holder", slug: "taken" });
-    const before = await stored();
+    const before = await stored(api);
     const big = new Blob([Buffer.alloc(FILE_LIMITS.chunkBytes * 2 + 5, 7)]);
 
     const unique = await api.send(
@@ -213,16 +204,16 @@ describe("nothing is left behind when the record write fails", () => {
     );
     expect(unique.status).toBe(409);
     expect(unique.body.field).toBe("slug");
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
 
     const relation = await api.send("POST", "/records/docs", form({ title: "Orphan", author: "rec_nobody", attachment: [big, "big.bin"] }));
     expect(relation.status).toBe(422);
     expect(relation.body.issues).toEqual([{ path: "author", message: 'no people record has the id "rec_nobody"' }]);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
 
     const missing = await api.send("PATCH", "/records/docs/rec_missing", form({ attachment: [big, "big.bin"] }));
     expect(missing.status).toBe(404);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
 
     const updateUnique = await api.send(
       "PATCH",
@@ -230,13 +221,13 @@ describe("nothing is left behind when the record write fails", () => {
       form({ slug: "taken", attachment: [big, "big.bin"] }),
     );
     expect(updateUnique.status).toBe(409);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
     expect((await api.call("GET", `/records/docs/${taken.body.id as string}`)).body.attachment).toBeNull();
   });
 });
 
 describe("file ids given as values", () => {
-  it("answers 422 for ids that name no stored file or a file of another field", async () => {
+  it("answers 422 for ids that name no stored file or a file of another field", async ({ api }) => {
     const unknown = await api.call("POST", "/records/docs", { title: "Ref", attachment: "fil_doesnotexist" });
     expect(unknown.status).toBe(422);
     expect(unknown.body).toMatchObject({ field: "attachment", issues: [{ path: "attachment", message: 'no file has the id "fil_doesnotexist"' }] });
@@ -251,9 +242,9 @@ describe("file ids given as values", () => {
     expect(patched.status).toBe(422);
   });
 
-  it("answers 404 for files that do not exist or cannot exist", async () => {
+  it("answers 404 for files that do not exist or cannot exist", async ({ api }) => {
     for (const id of ["fil_doesnotexist", "a.b", "%24ne", "x".repeat(200)]) {
-      const answer = await answerOf(await fetch(api.url(`/files/${id}`), { headers: { authorization: `Bearer ${key}` } }));
+      const answer = await answerOf(await api.fetch(`/files/${id}`));
       expect(answer.status, id).toBe(404);
       expect(answer.body).toEqual({ error: "file not found", code: "not_found" });
     }
@@ -270,8 +261,8 @@ describe("files inside components and dynamic zones", () => {
   };
   const png = () => new Blob(["png"], { type: "image/png" });
 
-  it("answers 422 at the path for paths that name no file field of an item sent, storing nothing", async () => {
-    const before = await stored();
+  it("answers 422 at the path for paths that name no file field of an item sent, storing nothing", async ({ api }) => {
+    const before = await stored(api);
     const cases: [string, string][] = [
       ["address.street", "is not a file field (address.street is a string field)"],
       ["address.nope", 'is not a file field: component place has no field "nope"'],
@@ -295,11 +286,11 @@ describe("files inside components and dynamic zones", () => {
     const patch = await api.send("PATCH", `/records/pages/${created.body.id as string}`, nested({ "address.photo": png() }, { title: "Only the title" }));
     expect(patch.status).toBe(422);
     expect(patch.body.issues).toEqual([{ path: "address.photo", message: "has no item to hold it: address is empty in the values sent" }]);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
   });
 
-  it("applies the field's accept and maxBytes, refuses a file beside a value, and stores nothing for a refused record", async () => {
-    const before = await stored();
+  it("applies the field's accept and maxBytes, refuses a file beside a value, and stores nothing for a refused record", async ({ api }) => {
+    const before = await stored(api);
     const wrongType = await api.send("POST", "/records/pages", nested({ "address.photo": new Blob(["%PDF"], { type: "application/pdf" }) }));
     expect(wrongType.status).toBe(422);
     expect(wrongType.body.issues).toEqual([{ path: "address.photo", message: 'must be one of the accepted types image/* (got application/pdf, "f.png")' }]);
@@ -320,6 +311,6 @@ describe("files inside components and dynamic zones", () => {
     const invalid = await api.send("POST", "/records/pages", nested({ "address.photo": png(), "blocks.1.image": new Blob(["x"]) }, { ...values, title: undefined }));
     expect(invalid.status).toBe(422);
     expect(invalid.body.issues).toEqual([{ path: "title", message: "is required" }]);
-    expect(await stored()).toEqual(before);
+    expect(await stored(api)).toEqual(before);
   });
 });

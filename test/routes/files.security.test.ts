@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
-import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { projectApi } from "@/test/support/project-api";
+import { createProjectFixture } from "@/test/fixtures";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * Security cases specific to uploads and downloads (the generic sweep of every project route is in
@@ -22,78 +21,56 @@ const DOCS = {
   ],
 };
 
-let server: RouteServer;
-let mine: ProjectFixture;
-let theirs: ProjectFixture;
-let myKey: string;
-let theirKey: string;
-let theirFileId: string;
+const it = routeTest
+  /** This project's client with a key for schemas and records, and a `docs` schema with a file field. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+    const api = ownerApi.with({ credentials: { key: await project.keyFor(ALL) } });
+    expect((await api.call("POST", "/schemas", DOCS)).status).toBe(201);
+    return api;
+  })
+  /** Another project with the same schema and a secret file of its own, and its client. */
+  .extend("theirs", { scope: "file" }, async ({ server }) => {
+    const fixture = await createProjectFixture("Theirs");
+    const api = projectApi(server, fixture, { key: await fixture.keyFor(ALL) });
+    expect((await api.call("POST", "/schemas", DOCS)).status).toBe(201);
+    const form = new FormData();
+    form.append("attachment", new Blob(["their secret"], { type: "text/plain" }), "secret.txt");
+    const fileId = ((await api.send<Json>("POST", "/records/docs", form)).body.attachment as string) ?? "";
+    expect(fileId).toMatch(/^fil_/);
+    return { projectId: fixture.projectId, api, fileId };
+  });
 
-beforeAll(async () => {
-  server = await startRouteServer();
-  mine = await createProjectFixture("Mine");
-  theirs = await createProjectFixture("Theirs");
-  myKey = await mine.keyFor(ALL);
-  theirKey = await theirs.keyFor(ALL);
-  for (const [project, key] of [
-    [mine, myKey],
-    [theirs, theirKey],
-  ] as const) {
-    expect((await projectApi(server, project, { key }).call("POST", "/schemas", DOCS)).status).toBe(201);
-  }
-  const form = new FormData();
-  form.append("attachment", new Blob(["their secret"], { type: "text/plain" }), "secret.txt");
-  theirFileId = ((await upload(theirs.projectId, theirKey, form)).body.attachment as string) ?? "";
-  expect(theirFileId).toMatch(/^fil_/);
-});
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
-
-function upload(projectId: string, key: string, form: FormData, method = "POST", pathname = "/records/docs"): Promise<{ status: number; body: Json }> {
-  return projectApi(server, { projectId }, { key }).send<Json>(method, pathname, form);
-}
-
-async function uploadRaw(headerLines: string[], content: string): Promise<{ status: number; body: Json }> {
+async function uploadRaw(api: ProjectApi, headerLines: string[], content: string): Promise<{ status: number; body: Json }> {
   const boundary = "raw-boundary-1";
   const body = [`--${boundary}`, ...headerLines, "", content, `--${boundary}--`, ""].join("\r\n");
-  const response = await fetch(`${server.url}/api/projects/${mine.projectId}/records/docs`, {
+  const response = await api.fetch("/records/docs", {
     method: "POST",
-    headers: { authorization: `Bearer ${myKey}`, "content-type": `multipart/form-data; boundary=${boundary}` },
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
     body,
   });
   return { status: response.status, body: (await response.json()) as Json };
 }
 
-function download(projectId: string, key: string, fileId: string): Promise<Response> {
-  return fetch(`${server.url}/api/projects/${projectId}/files/${fileId}`, { headers: { authorization: `Bearer ${key}` } });
-}
-
 describe("file isolation between projects", () => {
-  it("never serves another project's file, whichever way it is asked for", async () => {
-    const throughMine = await download(mine.projectId, myKey, theirFileId);
+  it("never serves another project's file, whichever way it is asked for", async ({ api, theirs }) => {
+    const throughMine = await api.fetch(`/files/${theirs.fileId}`);
     expect(throughMine.status).toBe(404);
     expect(await throughMine.json()).toEqual({ error: "file not found", code: "not_found" });
-    const throughTheirs = await download(theirs.projectId, myKey, theirFileId);
+    const throughTheirs = await api.with({ projectId: theirs.projectId }).fetch(`/files/${theirs.fileId}`);
     expect(throughTheirs.status).toBe(404);
     expect(await throughTheirs.json()).toEqual({ error: "project not found", code: "not_found" });
-    expect(await (await download(theirs.projectId, theirKey, theirFileId)).text()).toBe("their secret");
+    expect(await (await theirs.api.fetch(`/files/${theirs.fileId}`)).text()).toBe("their secret");
   });
 
-  it("cannot attach another project's file to a record by id", async () => {
-    const response = await fetch(`${server.url}/api/projects/${mine.projectId}/records/docs`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${myKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ title: "stolen", attachment: theirFileId }),
-    });
+  it("cannot attach another project's file to a record by id", async ({ api, theirs }) => {
+    const response = await api.request("POST", "/records/docs", { title: "stolen", attachment: theirs.fileId });
     expect(response.status).toBe(422);
-    expect(((await response.json()) as Json).issues).toEqual([{ path: "attachment", message: `no file has the id "${theirFileId}"` }]);
+    expect(((await response.json()) as Json).issues).toEqual([{ path: "attachment", message: `no file has the id "${theirs.fileId}"` }]);
   });
 });
 
 describe("downloads cannot run in the platform's origin", () => {
-  it("answers HTML and SVG uploads as attachments, never sniffed, sandboxed", async () => {
+  it("answers HTML and SVG uploads as attachments, never sniffed, sandboxed", async ({ api }) => {
     for (const [type, name, content] of [
       ["text/html", "page.html", "<script>alert(document.cookie)</script>"],
       ["image/svg+xml", "image.svg", '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'],
@@ -101,9 +78,9 @@ describe("downloads cannot run in the platform's origin", () => {
     ]) {
       const form = new FormData();
       form.append("attachment", new Blob([content!], { type: type! }), name!);
-      const created = await upload(mine.projectId, myKey, form);
+      const created = await api.send<Json>("POST", "/records/docs", form);
       expect(created.status).toBe(201);
-      const response = await download(mine.projectId, myKey, created.body.attachment as string);
+      const response = await api.fetch(`/files/${created.body.attachment as string}`);
       expect(response.headers.get("content-type")).toBe(type);
       expect(response.headers.get("content-disposition")).toMatch(/^attachment; /);
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
@@ -112,7 +89,7 @@ describe("downloads cannot run in the platform's origin", () => {
     }
   });
 
-  it("strips paths and control characters from filenames, so headers cannot be injected", async () => {
+  it("strips paths and control characters from filenames, so headers cannot be injected", async ({ api }) => {
     const cases: Array<[string[], string]> = [
       [['Content-Disposition: form-data; name="attachment"; filename="../../etc/passwd"'], "attachment; filename=\"passwd\"; filename*=UTF-8''passwd"],
       [['Content-Disposition: form-data; name="attachment"; filename="C:\\\\fakepath\\\\report.txt"'], "attachment; filename=\"report.txt\"; filename*=UTF-8''report.txt"],
@@ -124,39 +101,39 @@ describe("downloads cannot run in the platform's origin", () => {
       [['Content-Disposition: form-data; name="attachment"; filename=".."'], "attachment; filename=\"file\"; filename*=UTF-8''file"],
     ];
     for (const [headerLines, disposition] of cases) {
-      const created = await uploadRaw([...headerLines, "Content-Type: text/plain"], "content");
+      const created = await uploadRaw(api, [...headerLines, "Content-Type: text/plain"], "content");
       expect(created.status, headerLines[0]).toBe(201);
-      const response = await download(mine.projectId, myKey, created.body.attachment as string);
+      const response = await api.fetch(`/files/${created.body.attachment as string}`);
       expect(response.headers.get("content-disposition"), headerLines[0]).toBe(disposition);
       expect(response.headers.get("set-cookie")).toBeNull();
     }
   });
 
-  it("records the content type's essence and charset only", async () => {
-    const created = await uploadRaw(['Content-Disposition: form-data; name="attachment"; filename="a.txt"', 'Content-Type: TEXT/HTML; charset="UTF-8"; onload=alert(1)'], "x");
-    const response = await download(mine.projectId, myKey, created.body.attachment as string);
+  it("records the content type's essence and charset only", async ({ api }) => {
+    const created = await uploadRaw(api, ['Content-Disposition: form-data; name="attachment"; filename="a.txt"', 'Content-Type: TEXT/HTML; charset="UTF-8"; onload=alert(1)'], "x");
+    const response = await api.fetch(`/files/${created.body.attachment as string}`);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
   });
 });
 
 describe("file permissions", () => {
-  it("needs records.read to download and records.create to upload, storing nothing when refused", async () => {
+  it("needs records.read to download and records.create to upload, storing nothing when refused", async ({ project, api }) => {
     const form = new FormData();
     form.append("attachment", new Blob(["mine"]), "mine.txt");
-    const created = await upload(mine.projectId, myKey, form);
-    const createOnly = await mine.keyFor(["records.create"]);
-    expect((await download(mine.projectId, createOnly, created.body.attachment as string)).status).toBe(403);
+    const created = await api.send<Json>("POST", "/records/docs", form);
+    const createOnly = await project.keyFor(["records.create"]);
+    expect((await api.with({ credentials: { key: createOnly } }).fetch(`/files/${created.body.attachment as string}`)).status).toBe(403);
 
-    const store = await getProjectRecordStore({ projectId: mine.projectId });
+    const store = await getProjectRecordStore({ projectId: project.projectId });
     const before = await store.count("_files");
-    const readOnly = await mine.keyFor(["records.read"]);
+    const readOnly = await project.keyFor(["records.read"]);
     const refused = new FormData();
     refused.append("attachment", new Blob(["x"]), "x.txt");
-    expect((await upload(mine.projectId, readOnly, refused)).status).toBe(403);
-    const updateOnly = await mine.keyFor(["records.update"]);
-    expect((await upload(mine.projectId, updateOnly, refused)).status).toBe(403);
+    expect((await api.with({ credentials: { key: readOnly } }).send("POST", "/records/docs", refused)).status).toBe(403);
+    const updateOnly = await project.keyFor(["records.update"]);
+    expect((await api.with({ credentials: { key: updateOnly } }).send("POST", "/records/docs", refused)).status).toBe(403);
     expect(await store.count("_files")).toBe(before);
-    expect((await download(mine.projectId, readOnly, created.body.attachment as string)).status).toBe(200);
+    expect((await api.with({ credentials: { key: readOnly } }).fetch(`/files/${created.body.attachment as string}`)).status).toBe(200);
   });
 });
 
@@ -180,17 +157,16 @@ describe("files inside components belong to their record", () => {
       ],
     },
   ];
-  const api = () => projectApi(server, mine, { key: myKey });
 
-  it("refuses prototype names in part paths, polluting nothing and storing nothing", async () => {
-    for (const definition of NESTED) expect((await api().call("POST", "/schemas", definition)).status).toBe(201);
-    const store = await getProjectRecordStore({ projectId: mine.projectId });
+  it("refuses prototype names in part paths, polluting nothing and storing nothing", async ({ project, api }) => {
+    for (const definition of NESTED) expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
+    const store = await getProjectRecordStore({ projectId: project.projectId });
     const before = await store.count("_files");
     for (const path of ["card.__proto__", "__proto__.image", "constructor.prototype", "cards.0.constructor", "card.image.__proto__"]) {
       const form = new FormData();
       form.append("data", new Blob([JSON.stringify({ title: "p", card: {}, cards: [{}] })], { type: "application/json" }));
       form.append(path, new Blob(["x"], { type: "text/plain" }), "x.txt");
-      const answer = await upload(mine.projectId, myKey, form, "POST", "/records/posts");
+      const answer = await api.send<Json>("POST", "/records/posts", form);
       expect(answer.status, path).toBe(422);
       expect(answer.body.issues, path).toEqual([{ path, message: "is not a field path: __proto__, constructor and prototype are never walked into" }]);
     }
@@ -198,25 +174,25 @@ describe("files inside components belong to their record", () => {
     expect(await store.count("_files")).toBe(before);
   });
 
-  it("never lets another record, or another field of the same record, hold a file uploaded into a component", async () => {
+  it("never lets another record, or another field of the same record, hold a file uploaded into a component", async ({ api }) => {
     const form = new FormData();
     form.append("data", new Blob([JSON.stringify({ title: "owner", card: { caption: "c" }, cards: [{ caption: "a" }] })], { type: "application/json" }));
     form.append("card.image", new Blob(["owned"], { type: "text/plain" }), "owned.txt");
-    const owner = await upload(mine.projectId, myKey, form, "POST", "/records/posts");
+    const owner = await api.send<Json>("POST", "/records/posts", form);
     expect(owner.status, JSON.stringify(owner.body)).toBe(201);
     const fileId = (owner.body.card as Json).image as string;
 
     const message = `file "${fileId}" belongs to another record or field; upload it again for this one`;
-    const copied = await api().call("POST", "/records/posts", { title: "thief", card: { image: fileId } });
+    const copied = await api.call("POST", "/records/posts", { title: "thief", card: { image: fileId } });
     expect(copied.status).toBe(422);
     expect(copied.body.issues).toEqual([{ path: "card.image", message }]);
-    const other = await api().call("POST", "/records/posts", { title: "other" });
-    const patched = await api().call("PATCH", `/records/posts/${other.body.id as string}`, { cards: [{ image: fileId }] });
+    const other = await api.call("POST", "/records/posts", { title: "other" });
+    const patched = await api.call("PATCH", `/records/posts/${other.body.id as string}`, { cards: [{ image: fileId }] });
     expect(patched.body.issues).toEqual([{ path: "cards.0.image", message }]);
-    const moved = await api().call("PATCH", `/records/posts/${owner.body.id as string}`, { cards: [{ image: fileId }] });
+    const moved = await api.call("PATCH", `/records/posts/${owner.body.id as string}`, { cards: [{ image: fileId }] });
     expect(moved.body.issues).toEqual([{ path: "cards.0.image", message }]);
     // The owner keeps it where it is; the file is still there.
-    expect((await api().call("PATCH", `/records/posts/${owner.body.id as string}`, { card: { image: fileId, caption: "kept" } })).status).toBe(200);
-    expect((await download(mine.projectId, myKey, fileId)).status).toBe(200);
+    expect((await api.call("PATCH", `/records/posts/${owner.body.id as string}`, { card: { image: fileId, caption: "kept" } })).status).toBe(200);
+    expect((await api.fetch(`/files/${fileId}`)).status).toBe(200);
   });
 });

@@ -3,21 +3,21 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { NextRequest } from "next/server";
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect } from "vitest";
 import { ConfigError, parseConfig, resetConfigForTests } from "@/lib/config";
 import { createEndpoint } from "@/lib/endpoints/create-endpoint";
 import { invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
 import { routeByOrigin } from "@/lib/http/invocation-origin";
 import { API_SECURITY_HEADERS, INVOCATION_SANDBOX, dashboardContentSecurityPolicy } from "@/lib/http/security-headers";
-import { closePlatformDb, getPlatformDb } from "@/lib/platform-db/client";
+import { getPlatformDb } from "@/lib/platform-db/client";
 import { endpoints } from "@/lib/platform-db/schema";
 import { adapterResponseClass } from "@/server/adapter-response";
 import { trackAfterResponse } from "@/lib/http/after-response";
 import { serveRecordsApi } from "@/server/records-api";
 import { createRequestRouter } from "@/server/route-request";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
 import { describeInProcess, itInProcess } from "@/test/support/in-process-only";
+import { projectApi } from "@/test/support/project-api";
+import { externalRouteTest } from "@/test/support/route-test";
 import { createTicketSchemas, validatedIntakeEndpoint } from "@/test/endpoint-fixtures";
 import * as appRouterRoute from "@/app/api/projects/[projectId]/fn/[slug]/route";
 import { proxy } from "@/proxy";
@@ -28,57 +28,46 @@ import { proxy } from "@/proxy";
  * headers, a separate invocation origin serves only the public paths, and the dashboard's own pages
  * carry a nonce-based policy.
  */
-let server: RouteServer;
-let fixture: ProjectFixture;
-let manageKey: string;
-
 const TAKEOVER_PAGE = '<!doctype html><title>Offer</title><script>fetch("/api/projects/prj_victim/api-keys", {method: "POST", credentials: "include"})</script>';
 
-beforeAll(async () => {
-  server = await startRouteServer({ allowExternal: true });
-  fixture = await createProjectFixture("Sandboxed answers");
-  manageKey = await fixture.keyFor(["endpoints.create", "endpoints.read", "endpoints.update"]);
-  await createTicketSchemas(fixture.projectId);
-  await createEndpoint({ projectId: fixture.projectId, input: validatedIntakeEndpoint });
-  const definitions = [
-    { name: "Page", method: "GET", slug: "page", response: { contentType: "text/html", body: TAKEOVER_PAGE, headers: { "X-Owner": "kept" } } },
-    { name: "Cached", method: "GET", slug: "cached", cacheSeconds: 60, response: { body: '{"cached": true}' } },
-    { name: "Keyed", method: "GET", slug: "keyed", auth: "api_key", response: { body: '{"ok": true}' } },
-    { name: "Shop", method: "POST", slug: "shop", allowedOrigins: ["https://shop.example"], response: { body: '{"ok": true}' } },
-    { name: "Legacy", method: "GET", slug: "legacy", response: { contentType: "text/html", body: "<p>old</p>" } },
-    { name: "Broken", method: "GET", slug: "broken", response: { body: "{}" } },
-  ];
-  for (const definition of definitions) {
-    const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/endpoints`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
-      body: JSON.stringify(definition),
-    });
-    expect(response.status, await response.clone().text()).toBe(201);
-  }
-  // Rows saved before these names were reserved, and a flow that no longer parses: written straight
-  // to the platform database, before the first call loads the project.
-  const db = await getPlatformDb();
-  const rows = await db.select().from(endpoints).where(eq(endpoints.projectId, fixture.projectId));
-  for (const row of rows) {
-    const definition = row.definition as { response: { headers: Record<string, string> }; steps: unknown[] };
-    if (row.slug === "legacy") {
-      definition.response.headers = {
-        "Content-Security-Policy": "sandbox allow-scripts allow-same-origin",
-        "x-content-type-options": "sniff",
-        "Clear-Site-Data": '"cookies"',
-        "x-owner": "kept",
-      };
-    } else if (row.slug === "broken") definition.steps = [{ type: "no-such-step" }];
-    else continue;
-    await db.update(endpoints).set({ definition }).where(eq(endpoints.id, row.id));
-  }
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
+const it = externalRouteTest
+  /** A key for the endpoints API. */
+  .extend("manageKey", { scope: "file" }, ({ project }) => project.keyFor(["endpoints.create", "endpoints.read", "endpoints.update"]))
+  /** The project's endpoints, made before the file's first test. */
+  .extend("projectEndpoints", { scope: "file", auto: true }, async ({ server, project, manageKey }) => {
+    const api = projectApi(server, project, { key: manageKey });
+    await createTicketSchemas(project.projectId);
+    await createEndpoint({ projectId: project.projectId, input: validatedIntakeEndpoint });
+    const definitions = [
+      { name: "Page", method: "GET", slug: "page", response: { contentType: "text/html", body: TAKEOVER_PAGE, headers: { "X-Owner": "kept" } } },
+      { name: "Cached", method: "GET", slug: "cached", cacheSeconds: 60, response: { body: '{"cached": true}' } },
+      { name: "Keyed", method: "GET", slug: "keyed", auth: "api_key", response: { body: '{"ok": true}' } },
+      { name: "Shop", method: "POST", slug: "shop", allowedOrigins: ["https://shop.example"], response: { body: '{"ok": true}' } },
+      { name: "Legacy", method: "GET", slug: "legacy", response: { contentType: "text/html", body: "<p>old</p>" } },
+      { name: "Broken", method: "GET", slug: "broken", response: { body: "{}" } },
+    ];
+    for (const definition of definitions) {
+      const response = await api.request("POST", "/endpoints", definition);
+      expect(response.status, await response.clone().text()).toBe(201);
+    }
+    // Rows saved before these names were reserved, and a flow that no longer parses: written straight
+    // to the platform database, before the first call loads the project.
+    const db = await getPlatformDb();
+    const rows = await db.select().from(endpoints).where(eq(endpoints.projectId, project.projectId));
+    for (const row of rows) {
+      const definition = row.definition as { response: { headers: Record<string, string> }; steps: unknown[] };
+      if (row.slug === "legacy") {
+        definition.response.headers = {
+          "Content-Security-Policy": "sandbox allow-scripts allow-same-origin",
+          "x-content-type-options": "sniff",
+          "Clear-Site-Data": '"cookies"',
+          "x-owner": "kept",
+        };
+      } else if (row.slug === "broken") definition.steps = [{ type: "no-such-step" }];
+      else continue;
+      await db.update(endpoints).set({ definition }).where(eq(endpoints.id, row.id));
+    }
+  });
 
 function expectSandboxed(response: Response, label: string): void {
   const policy = response.headers.get("content-security-policy");
@@ -102,8 +91,8 @@ interface AnswerCase {
   status: number;
 }
 
-function answerCases(): AnswerCase[] {
-  const base = `/api/projects/${fixture.projectId}/fn`;
+function answerCases(projectId: string): AnswerCase[] {
+  const base = `/api/projects/${projectId}/fn`;
   return [
     { label: "an HTML page", method: "GET", path: `${base}/page`, status: 200 },
     { label: "a completed flow", method: "POST", path: `${base}/${validatedIntakeEndpoint.slug}`, body: '{"status": "open"}', status: 200 },
@@ -127,7 +116,7 @@ function answerCases(): AnswerCase[] {
   ];
 }
 
-function viaServer(answer: AnswerCase): Promise<Response> {
+function viaServer(server: { url: string }, answer: AnswerCase): Promise<Response> {
   return fetch(`${server.url}${answer.path}`, { method: answer.method, headers: answer.headers, body: answer.body });
 }
 
@@ -138,36 +127,41 @@ function viaRouteHandler(answer: AnswerCase): Promise<Response> {
 }
 
 describe("every invocation answer is sandboxed (item 1)", () => {
-  it("on the production server's path: successes, errors, 404s, preflights, cache misses and hits", async () => {
-    for (const answer of answerCases()) {
-      const response = await viaServer(answer);
+  it("on the production server's path: successes, errors, 404s, preflights, cache misses and hits", async ({ server, project }) => {
+    for (const answer of answerCases(project.projectId)) {
+      const response = await viaServer(server, answer);
       expect(response.status, answer.label).toBe(answer.status);
       expectSandboxed(response, answer.label);
     }
-    const hit = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/cached?x=1`);
+    const hit = await fetch(`${server.url}/api/projects/${project.projectId}/fn/cached?x=1`);
     expect(hit.headers.get("x-cache")).toBe("hit");
     expectSandboxed(hit, "a cache hit");
   });
 
-  itInProcess("calls the route handler in this process; the test above makes the same calls over HTTP", "through the App Router route handler alike", async () => {
-    for (const answer of answerCases()) {
-      const response = await viaRouteHandler(answer);
-      expect(response.status, answer.label).toBe(answer.status);
-      expectSandboxed(response, answer.label);
-    }
-  });
+  itInProcess(
+    "calls the route handler in this process; the test above makes the same calls over HTTP",
+    "through the App Router route handler alike",
+    async ({ project }) => {
+      for (const answer of answerCases(project.projectId)) {
+        const response = await viaRouteHandler(answer);
+        expect(response.status, answer.label).toBe(answer.status);
+        expectSandboxed(response, answer.label);
+      }
+    },
+    it,
+  );
 
-  it("serves an owner's HTML page as HTML, with the owner's own headers, in the sandbox", async () => {
-    const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/fn/page`);
+  it("serves an owner's HTML page as HTML, with the owner's own headers, in the sandbox", async ({ server, project }) => {
+    const response = await fetch(`${server.url}/api/projects/${project.projectId}/fn/page`);
     expect(response.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(response.headers.get("x-owner")).toBe("kept");
     expect(await response.text()).toContain("<script>");
     expectSandboxed(response, "page");
   });
 
-  it("lets no header stored before the names were reserved replace or weaken the platform's", async () => {
-    const overHttp = () => fetch(`${server.url}/api/projects/${fixture.projectId}/fn/legacy`);
-    const inProcess = () => viaRouteHandler({ label: "legacy", method: "GET", path: `/api/projects/${fixture.projectId}/fn/legacy`, status: 200 });
+  it("lets no header stored before the names were reserved replace or weaken the platform's", async ({ server, project }) => {
+    const overHttp = () => fetch(`${server.url}/api/projects/${project.projectId}/fn/legacy`);
+    const inProcess = () => viaRouteHandler({ label: "legacy", method: "GET", path: `/api/projects/${project.projectId}/fn/legacy`, status: 200 });
     // Against an external server (ROUTE_TEST_BASE_URL) the route handler runs there, over HTTP.
     for (const respond of server.external ? [overHttp] : [overHttp, inProcess]) {
       const response = await respond();
@@ -179,7 +173,7 @@ describe("every invocation answer is sandboxed (item 1)", () => {
 });
 
 describe("owners cannot set the platform's security headers (item 1)", () => {
-  it("refuses to save an endpoint that sets one, in any case, with 422 naming the header", async () => {
+  it("refuses to save an endpoint that sets one, in any case, with 422 naming the header", async ({ server, project, manageKey }) => {
     const names = [
       "content-security-policy",
       "Content-Security-Policy",
@@ -194,9 +188,9 @@ describe("owners cannot set the platform's security headers (item 1)", () => {
       "Report-To",
     ];
     for (const name of names) {
-      const response = await fetch(`${server.url}/api/projects/${fixture.projectId}/endpoints`, {
+      const response = await projectApi(server, project, { key: manageKey }).fetch("/endpoints", {
         method: "POST",
-        headers: { authorization: `Bearer ${manageKey}`, "content-type": "application/json" },
+        headers: { "content-type": "application/json" },
         body: JSON.stringify({
           name: "Unsafe",
           method: "GET",
@@ -312,45 +306,45 @@ describe("INVOCATION_URL (item 1)", () => {
       });
     }
 
-    it("answers 404 on the invocation origin for the dashboard, next-auth and the management API, before Next", async () => {
+    it("answers 404 on the invocation origin for the dashboard, next-auth and the management API, before Next", async ({ project, manageKey }) => {
       nextCalls.length = 0;
       for (const [method, path] of [
         ["GET", "/workspaces"],
         ["GET", "/api/auth/session"],
         ["POST", "/api/auth/callback/credentials"],
-        ["GET", `/api/projects/${fixture.projectId}/api-keys`],
-        ["POST", `/api/projects/${fixture.projectId}/api-keys`],
-        ["GET", `/api/projects/${fixture.projectId}/auth/users/../../api-keys`],
+        ["GET", `/api/projects/${project.projectId}/api-keys`],
+        ["POST", `/api/projects/${project.projectId}/api-keys`],
+        ["GET", `/api/projects/${project.projectId}/auth/users/../../api-keys`],
       ] as const) {
         const answer = await send("fn.flowpoint.test", method, path);
         expect(answer.status, path).toBe(404);
         expect(answer.headers["content-security-policy"], path).toBe(INVOCATION_SANDBOX);
         expect(answer.headers["set-cookie"], path).toBeUndefined();
       }
-      const keyed = await send("fn.flowpoint.test", "GET", `/api/projects/${fixture.projectId}/records/tickets`, { authorization: `Bearer ${manageKey}` });
+      const keyed = await send("fn.flowpoint.test", "GET", `/api/projects/${project.projectId}/records/tickets`, { authorization: `Bearer ${manageKey}` });
       expect(keyed.status).toBe(404);
       expect(keyed.headers["content-security-policy"]).toBe(INVOCATION_SANDBOX);
       expect(nextCalls).toEqual([]);
     });
 
-    it("serves invocations there, and the end-user auth routes and pages without the Cookie header", async () => {
+    it("serves invocations there, and the end-user auth routes and pages without the Cookie header", async ({ project }) => {
       nextCalls.length = 0;
-      const page = await send("fn.flowpoint.test", "GET", `/api/projects/${fixture.projectId}/fn/page`);
+      const page = await send("fn.flowpoint.test", "GET", `/api/projects/${project.projectId}/fn/page`);
       expect(page.status).toBe(200);
       expect(page.body).toContain("<script>");
       expect(page.headers["content-security-policy"]).toBe(INVOCATION_SANDBOX);
-      expect((await send("fn.flowpoint.test", "POST", `/api/projects/${fixture.projectId}/auth/users/login`)).body).toBe("next");
-      expect((await send("fn.flowpoint.test", "GET", `/auth/${fixture.projectId}/users/verify?token=t`)).body).toBe("next");
+      expect((await send("fn.flowpoint.test", "POST", `/api/projects/${project.projectId}/auth/users/login`)).body).toBe("next");
+      expect((await send("fn.flowpoint.test", "GET", `/auth/${project.projectId}/users/verify?token=t`)).body).toBe("next");
       expect(nextCalls).toEqual([
-        { url: `/api/projects/${fixture.projectId}/auth/users/login`, cookie: null, rawCookie: false },
-        { url: `/auth/${fixture.projectId}/users/verify?token=t`, cookie: null, rawCookie: false },
+        { url: `/api/projects/${project.projectId}/auth/users/login`, cookie: null, rawCookie: false },
+        { url: `/auth/${project.projectId}/users/verify?token=t`, cookie: null, rawCookie: false },
       ]);
     });
 
-    it("serves records API calls with an API key straight from their route handlers, with the API answers' headers; the rest goes to Next", async () => {
+    it("serves records API calls with an API key straight from their route handlers, with the API answers' headers; the rest goes to Next", async ({ project }) => {
       nextCalls.length = 0;
-      const records = `/api/projects/${fixture.projectId}/records/tickets`;
-      const key = await fixture.keyFor(["records.read", "records.create"]);
+      const records = `/api/projects/${project.projectId}/records/tickets`;
+      const key = await project.keyFor(["records.read", "records.create"]);
       const bearer = { authorization: `Bearer ${key}` };
       const created = await send("localhost:3000", "POST", records, { ...bearer, "content-type": "application/json" }, JSON.stringify({ title: "Fast path", status: "open" }));
       expect(created.status, created.body).toBe(201);
@@ -374,14 +368,14 @@ describe("INVOCATION_URL (item 1)", () => {
       await send("localhost:3000", "GET", records);
       await send("localhost:3000", "PUT", records, bearer);
       await send("localhost:3000", "GET", `${records}/`, bearer);
-      await send("localhost:3000", "GET", `/api/projects/${fixture.projectId}/records/%E0%A4%A`, bearer);
-      expect(nextCalls.map((call) => call.url)).toEqual([records, records, `${records}/`, `/api/projects/${fixture.projectId}/records/%E0%A4%A`]);
+      await send("localhost:3000", "GET", `/api/projects/${project.projectId}/records/%E0%A4%A`, bearer);
+      expect(nextCalls.map((call) => call.url)).toEqual([records, records, `${records}/`, `/api/projects/${project.projectId}/records/%E0%A4%A`]);
     });
 
-    it("serves record imports with an API key from their route handler too, streamed; their other methods go to Next", async () => {
+    it("serves record imports with an API key from their route handler too, streamed; their other methods go to Next", async ({ project, manageKey }) => {
       nextCalls.length = 0;
-      const importPath = `/api/projects/${fixture.projectId}/records/tickets/import`;
-      const key = await fixture.keyFor(["records.create"]);
+      const importPath = `/api/projects/${project.projectId}/records/tickets/import`;
+      const key = await project.keyFor(["records.create"]);
       const bearer = { authorization: `Bearer ${key}` };
       const lines = `${JSON.stringify({ title: "Imported fast", status: "open" })}\n{"status": "open"}\n`;
       const imported = await send("localhost:3000", "POST", importPath, { ...bearer, "content-type": "application/x-ndjson" }, lines);
@@ -397,11 +391,11 @@ describe("INVOCATION_URL (item 1)", () => {
       expect(nextCalls.map((call) => call.url)).toEqual([importPath, importPath]);
     });
 
-    it("serves the dashboard's host as before, cookie included", async () => {
+    it("serves the dashboard's host as before, cookie included", async ({ project }) => {
       nextCalls.length = 0;
       expect((await send("localhost:3000", "GET", "/workspaces")).body).toBe("next");
       expect(nextCalls).toEqual([{ url: "/workspaces", cookie: "next-auth.session-token=dashboard-session", rawCookie: true }]);
-      const page = await send("localhost:3000", "GET", `/api/projects/${fixture.projectId}/fn/page`);
+      const page = await send("localhost:3000", "GET", `/api/projects/${project.projectId}/fn/page`);
       expect(page.headers["content-security-policy"]).toBe(INVOCATION_SANDBOX);
     });
   });

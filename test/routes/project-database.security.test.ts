@@ -1,16 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { eq } from "drizzle-orm";
-import { resetConfigForTests } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { closePlatformDb, getPlatformDb } from "@/lib/platform-db/client";
+import { getPlatformDb } from "@/lib/platform-db/client";
 import { projects } from "@/lib/platform-db/schema";
 import { encryptSecret } from "@/lib/crypto/secrets";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { closeAllRecordStores, readRecordStoreOwner } from "@/lib/records/get-record-store";
-import { createScratchDatabase, type ScratchDatabase } from "@/lib/records/testing/scratch-postgres";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { projectApi } from "@/test/support/project-api";
+import { createScratchDatabase } from "@/lib/records/testing/scratch-postgres";
+import { createProjectFixture } from "@/test/fixtures";
+import { setProcessEnv } from "@/test/support/process-env";
+import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * One database, one project (security issue 9, item 8), over real HTTP: collections carry no
@@ -27,48 +27,35 @@ const title = databaseUrl
 
 type Json = Record<string, unknown>;
 
-suite(title, () => {
-  let server: RouteServer;
-  let shared: ScratchDatabase;
-  let raced: ScratchDatabase;
-  let first: ProjectFixture;
-  let second: ProjectFixture;
-  const previousAllowedHosts = process.env.OUTBOUND_ALLOWED_HOSTS;
-
-  beforeAll(async () => {
-    shared = await createScratchDatabase(databaseUrl!, "project_db_shared");
-    raced = await createScratchDatabase(databaseUrl!, "project_db_raced");
+const it = routeTest
+  /** Two empty databases on DATABASE_URL's server, whose host the outbound guard lets through; dropped when the file ends. */
+  .extend("databases", { scope: "file" }, async ({}, { onCleanup }) => {
+    const shared = await createScratchDatabase(databaseUrl!, "project_db_shared");
+    const raced = await createScratchDatabase(databaseUrl!, "project_db_raced");
     const { hostname, port } = new URL(shared.url);
-    process.env.OUTBOUND_ALLOWED_HOSTS = `${hostname}:${port || 5432}`;
-    resetConfigForTests();
-    server = await startRouteServer();
-    // Two tenants: each project in a workspace of its own owner.
-    first = await createProjectFixture("First tenant");
-    second = await createProjectFixture("Second tenant");
-  });
+    const restoreEnv = setProcessEnv({ OUTBOUND_ALLOWED_HOSTS: `${hostname}:${port || 5432}` });
+    onCleanup(async () => {
+      await closeAllRecordStores();
+      await shared.drop();
+      await raced.drop();
+      restoreEnv();
+    });
+    return { shared, raced };
+  })
+  // Only a dependency: the route server starts once the databases' host is allowed.
+  .extend("server", { scope: "file" }, ({ databases: _databases, server }) => server)
+  // Two tenants: each project in a workspace of its own owner (`project` is the first).
+  .extend("second", { scope: "file" }, () => createProjectFixture("Second tenant"))
+  .extend("secondApi", { scope: "file" }, ({ server, second }) => projectApi(server, second));
 
-  afterAll(async () => {
-    await server?.close();
-    await closeAllRecordStores();
-    await shared?.drop();
-    await raced?.drop();
-    if (previousAllowedHosts === undefined) delete process.env.OUTBOUND_ALLOWED_HOSTS;
-    else process.env.OUTBOUND_ALLOWED_HOSTS = previousAllowedHosts;
-    resetConfigForTests();
-    await closePlatformDb();
-  });
+const attach = (api: ProjectApi, database: Json) => api.call<Json>("PATCH", "", { database });
 
-  function call(fixture: ProjectFixture, method: string, suffix: string, body?: unknown): Promise<{ status: number; body: Json }> {
-    return projectApi(server, fixture).call<Json>(method, suffix, body);
-  }
-
-  const attach = (fixture: ProjectFixture, database: Json) => call(fixture, "PATCH", "", { database });
-
-  it("attaches the first project and writes a marker naming it", async () => {
-    const answer = await attach(first, { kind: "postgres", url: shared.url });
+suite(title, () => {
+  it("attaches the first project and writes a marker naming it", async ({ databases, ownerApi: firstApi, project: first }) => {
+    const answer = await attach(firstApi, { kind: "postgres", url: databases.shared.url });
     expect(answer.status).toBe(200);
     expect(answer.body.database).toMatchObject({ kind: "postgres" });
-    expect(await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: shared.url })).toEqual({
+    expect(await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: databases.shared.url })).toEqual({
       projectId: first.projectId,
       workspaceId: first.workspaceId,
       attachedAt: expect.any(String),
@@ -78,27 +65,27 @@ suite(title, () => {
     await store.insert("customers", { email: "ada@first.example" });
   });
 
-  it("re-attaching the same project is fine", async () => {
-    const before = await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: shared.url });
-    expect((await attach(first, { kind: "postgres", url: shared.url })).status).toBe(200);
-    expect(await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: shared.url })).toEqual(before);
+  it("re-attaching the same project is fine", async ({ databases, ownerApi: firstApi, project: first }) => {
+    const before = await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: databases.shared.url });
+    expect((await attach(firstApi, { kind: "postgres", url: databases.shared.url })).status).toBe(200);
+    expect(await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: databases.shared.url })).toEqual(before);
   });
 
-  it("reports the situation in the connection test without claiming the database", async () => {
-    const answer = await call(second, "POST", "/database-test", { kind: "postgres", url: shared.url });
+  it("reports the situation in the connection test without claiming the database", async ({ databases, ownerApi: firstApi, second, secondApi, project: first }) => {
+    const answer = await secondApi.call<Json>("POST", "/database-test", { kind: "postgres", url: databases.shared.url });
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ ok: false, reason: "attached_to_another_project" });
     expect(answer.body.message).toMatch(/already attached to another Flowpoint project/);
     expect(JSON.stringify(answer.body)).not.toContain(first.projectId);
-    expect((await readRecordStoreOwner({ projectId: second.projectId, kind: "postgres", url: shared.url }))?.projectId).toBe(first.projectId);
+    expect((await readRecordStoreOwner({ projectId: second.projectId, kind: "postgres", url: databases.shared.url }))?.projectId).toBe(first.projectId);
     // The owner's own test still passes.
-    expect((await call(first, "POST", "/database-test", { kind: "postgres", url: shared.url })).body).toMatchObject({ ok: true });
+    expect((await firstApi.call<Json>("POST", "/database-test", { kind: "postgres", url: databases.shared.url })).body).toMatchObject({ ok: true });
   });
 
-  it("refuses a second project with 409, naming the situation but not the other project, and saves nothing", async () => {
+  it("refuses a second project with 409, naming the situation but not the other project, and saves nothing", async ({ databases, secondApi, project: first }) => {
     // Another spelling of the same database is the same database.
-    for (const url of [shared.url, `${shared.url}?application_name=sneaky`]) {
-      const answer = await attach(second, { kind: "postgres", url });
+    for (const url of [databases.shared.url, `${databases.shared.url}?application_name=sneaky`]) {
+      const answer = await attach(secondApi, { kind: "postgres", url });
       expect(answer.status).toBe(409);
       expect(answer.body.error).toMatch(/^this database is already attached to another Flowpoint project; use a separate database/);
       expect(answer.body.error).toMatch(/takeOver/);
@@ -106,29 +93,29 @@ suite(title, () => {
       expect(JSON.stringify(answer.body)).not.toContain(first.projectId);
       expect(JSON.stringify(answer.body)).not.toContain(first.workspaceId);
     }
-    const view = await call(second, "GET", "");
+    const view = await secondApi.call<Json>("GET", "");
     expect(view.body.database).toEqual({ kind: "local", hint: null });
-    expect((await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: shared.url }))?.projectId).toBe(first.projectId);
+    expect((await readRecordStoreOwner({ projectId: first.projectId, kind: "postgres", url: databases.shared.url }))?.projectId).toBe(first.projectId);
   });
 
-  it("checks the override's type", async () => {
-    const answer = await attach(second, { kind: "postgres", url: shared.url, takeOver: "yes" });
+  it("checks the override's type", async ({ databases, secondApi }) => {
+    const answer = await attach(secondApi, { kind: "postgres", url: databases.shared.url, takeOver: "yes" });
     expect(answer.status).toBe(422);
     expect(answer.body.issues).toEqual([expect.objectContaining({ path: "database.takeOver" })]);
   });
 
-  it("lets exactly one of two projects racing for one empty database win", async () => {
+  it("lets exactly one of two projects racing for one empty database win", async ({ server, databases }) => {
     const racers = [await createProjectFixture("Racer one"), await createProjectFixture("Racer two")];
-    const answers = await Promise.all(racers.map((racer) => attach(racer, { kind: "postgres", url: raced.url })));
+    const answers = await Promise.all(racers.map((racer) => attach(projectApi(server, racer), { kind: "postgres", url: databases.raced.url })));
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const winner = racers[answers.findIndex((answer) => answer.status === 200)]!;
-    expect((await readRecordStoreOwner({ projectId: winner.projectId, kind: "postgres", url: raced.url }))?.projectId).toBe(winner.projectId);
+    expect((await readRecordStoreOwner({ projectId: winner.projectId, kind: "postgres", url: databases.raced.url }))?.projectId).toBe(winner.projectId);
   });
 
-  it("moves the database with takeOver: the new project is served, the previous one stops", async () => {
-    const answer = await attach(second, { kind: "postgres", url: shared.url, takeOver: true });
+  it("moves the database with takeOver: the new project is served, the previous one stops", async ({ databases, second, secondApi, project: first }) => {
+    const answer = await attach(secondApi, { kind: "postgres", url: databases.shared.url, takeOver: true });
     expect(answer.status).toBe(200);
-    expect((await readRecordStoreOwner({ projectId: second.projectId, kind: "postgres", url: shared.url }))?.projectId).toBe(second.projectId);
+    expect((await readRecordStoreOwner({ projectId: second.projectId, kind: "postgres", url: databases.shared.url }))?.projectId).toBe(second.projectId);
     const moved = await getProjectRecordStore({ projectId: second.projectId });
     expect(await moved.count("customers")).toBe(1);
     const previous = await getProjectRecordStore({ projectId: first.projectId });
@@ -138,13 +125,13 @@ suite(title, () => {
     expect((error as AppError).message).not.toContain(second.projectId);
   });
 
-  it("stops serving a project found sharing a database at runtime (attached before the marker existed)", async () => {
+  it("stops serving a project found sharing a database at runtime (attached before the marker existed)", async ({ databases, second }) => {
     const legacy = await createProjectFixture("Legacy");
     // Saved directly, as projects were before attaching claimed databases.
     const db = await getPlatformDb();
     await db
       .update(projects)
-      .set({ databaseKind: "postgres", databaseUrlEncrypted: encryptSecret(shared.url, { projectId: legacy.projectId }), databaseUrlHint: "postgres://****" })
+      .set({ databaseKind: "postgres", databaseUrlEncrypted: encryptSecret(databases.shared.url, { projectId: legacy.projectId }), databaseUrlHint: "postgres://****" })
       .where(eq(projects.id, legacy.projectId));
     const store = await getProjectRecordStore({ projectId: legacy.projectId });
     for (const run of [

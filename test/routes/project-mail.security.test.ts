@@ -1,13 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { getProjectMailTransport } from "@/lib/mail/get-project-mail-transport";
-import { startTestSmtpServer, type TestSmtpServer } from "@/lib/mail/test-smtp-server";
-import { closePlatformDb } from "@/lib/platform-db/client";
+import { startTestSmtpServer } from "@/lib/mail/test-smtp-server";
 import { getProjectMailSettings } from "@/lib/projects/get-project-mail-settings";
 import { getProjectOrThrow } from "@/lib/projects/get-project-or-throw";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { projectApi } from "@/test/support/project-api";
+import { setProcessEnv } from "@/test/support/process-env";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * A project's SMTP server is outbound traffic (security issue 9, item 10), over real HTTP: a private
@@ -16,45 +14,33 @@ import { projectApi } from "@/test/support/project-api";
  */
 type Json = Record<string, unknown>;
 
+const it = routeTest
+  /** A loopback SMTP server, allow-listed for the outbound guard until the file ends. */
+  .extend("smtp", { scope: "file" }, async ({}, { onCleanup }) => {
+    const smtp = await startTestSmtpServer();
+    const restoreEnv = setProcessEnv({ OUTBOUND_ALLOWED_HOSTS: `127.0.0.1:${smtp.port}` });
+    onCleanup(async () => {
+      await smtp.close();
+      restoreEnv();
+    });
+    return smtp;
+  })
+  // Only a dependency: the route server starts once the SMTP server is allow-listed.
+  .extend("server", { scope: "file" }, ({ smtp: _smtp, server }) => server);
+
 describe("project SMTP settings and the outbound guard", () => {
-  let server: RouteServer;
-  let smtp: TestSmtpServer;
-  let project: ProjectFixture;
-  const previousAllowedHosts = process.env.OUTBOUND_ALLOWED_HOSTS;
-
-  beforeAll(async () => {
-    smtp = await startTestSmtpServer();
-    process.env.OUTBOUND_ALLOWED_HOSTS = `127.0.0.1:${smtp.port}`;
-    resetConfigForTests();
-    server = await startRouteServer();
-    project = await createProjectFixture("Mail tenant");
-  });
-
-  afterAll(async () => {
-    await server?.close();
-    await smtp?.close();
-    if (previousAllowedHosts === undefined) delete process.env.OUTBOUND_ALLOWED_HOSTS;
-    else process.env.OUTBOUND_ALLOWED_HOSTS = previousAllowedHosts;
-    resetConfigForTests();
-    await closePlatformDb();
-  });
-
-  function saveMail(mail: Json): Promise<{ status: number; body: Json }> {
-    return projectApi(server, project).call<Json>("PATCH", "", { mail });
-  }
-
-  it("refuses private SMTP hosts with 422 on mail.host and stores nothing", async () => {
+  it("refuses private SMTP hosts with 422 on mail.host and stores nothing", async ({ project, ownerApi }) => {
     for (const host of ["127.0.0.1", "10.0.0.5", "169.254.169.254", "localhost", "[::1]"]) {
       // Port 2525 is not the allow-listed one: 127.0.0.1 is refused there too.
-      const answer = await saveMail({ host, port: 2525, from: "shop@example.test" });
+      const answer = await ownerApi.call<Json>("PATCH", "", { mail: { host, port: 2525, from: "shop@example.test" } });
       expect(answer.status).toBe(422);
       expect(answer.body.issues).toEqual([{ path: "mail.host", message: expect.stringMatching(/^outbound request refused: /) }]);
     }
     expect((await getProjectOrThrow({ projectId: project.projectId })).mailSettingsEncrypted).toBeNull();
   });
 
-  it("saves an allow-listed loopback server and sends through it; a private host saved earlier is refused when sending", async () => {
-    const answer = await saveMail({ host: "127.0.0.1", port: smtp.port, from: "shop@example.test" });
+  it("saves an allow-listed loopback server and sends through it; a private host saved earlier is refused when sending", async ({ project, ownerApi, smtp }) => {
+    const answer = await ownerApi.call<Json>("PATCH", "", { mail: { host: "127.0.0.1", port: smtp.port, from: "shop@example.test" } });
     expect(answer.status).toBe(200);
     const settings = getProjectMailSettings(await getProjectOrThrow({ projectId: project.projectId }));
     expect(settings).toMatchObject({ host: "127.0.0.1", port: smtp.port });

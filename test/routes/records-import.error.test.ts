@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { backendProjectsOnce } from "@/test/support/backend-projects";
 import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
-import { importBackends, ndjson, postImport, type ImportBackendProject } from "@/test/support/records-import";
+import { importBackends, ndjson, postImport } from "@/test/support/records-import";
 import { projectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * `POST /records/:schema/import` when lines or requests are wrong, on every customer database
@@ -25,42 +25,43 @@ const POSTS = {
   ],
 };
 
-let server: RouteServer;
+type Body = Record<string, unknown> & { data?: Array<Record<string, unknown>> };
 const databaseHosts = createDatabaseHostAllowance();
 
-beforeAll(async () => {
-  server = await startRouteServer();
-});
-afterAll(async () => {
-  await server?.close();
-  databaseHosts.restore();
-  await closePlatformDb();
-});
+const it = routeTest
+  /**
+   * The project of each backend, opened on first use with the authors, seo and posts schemas and one
+   * author: its key and client, and the two things the tests ask of its posts.
+   */
+  .extend("importProject", { scope: "file" }, ({ server }, { onCleanup }) =>
+    backendProjectsOnce(
+      async (project) => {
+        const key = await project.keyFor(PERMISSIONS);
+        const api = projectApi(server, project, { key });
+        for (const schema of [AUTHORS, SEO, POSTS]) expect((await api.call("POST", "/schemas", schema)).status).toBe(201);
+        const authorId = (await api.call("POST", "/records/authors", { name: "Ada" })).body.id as string;
+        return {
+          key,
+          api,
+          authorId,
+          /** Imports `text` into the posts. */
+          importPosts: (text: string, options?: Parameters<typeof postImport>[5]) => postImport(server.url, project.projectId, key, "posts", text, options),
+          /** The posts' slugs, oldest first. */
+          slugs: async () => ((await api.call<Body>("GET", "/records/posts?sort=createdAt&perPage=100")).body.data ?? []).map((record) => record.slug),
+        };
+      },
+      { onCleanup, databaseHosts },
+    ),
+  );
 
 for (const backend of importBackends(databaseHosts)) {
   describe(`records import errors on ${backend.name}`, () => {
-    let project: ImportBackendProject;
-    let key: string;
-    let authorId: string;
+    // The project is opened under the hook timeout, not the first test's.
+    it.beforeAll(async ({ importProject }) => void (await importProject(backend)));
 
-    const api = (method: string, path: string, body?: unknown) =>
-      projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>> }>(method, path, body);
-
-    const importPosts = (text: string, options?: Parameters<typeof postImport>[5]) => postImport(server.url, project.projectId, key, "posts", text, options);
-    const slugs = async () => ((await api("GET", "/records/posts?sort=createdAt&perPage=100")).body.data ?? []).map((record) => record.slug);
-
-    beforeAll(async () => {
-      project = await backend.open();
-      key = await project.keyFor(PERMISSIONS);
-      for (const schema of [AUTHORS, SEO, POSTS]) expect((await api("POST", "/schemas", schema)).status).toBe(201);
-      authorId = (await api("POST", "/records/authors", { name: "Ada" })).body.id as string;
-    });
-    afterAll(async () => {
-      await project?.cleanup();
-    });
-
-    it("reports failed lines with their numbers and issues, and imports the others", async () => {
-      expect((await api("POST", "/records/posts", { title: "Existing", slug: "taken" })).status).toBe(201);
+    it("reports failed lines with their numbers and issues, and imports the others", async ({ importProject }) => {
+      const { api, authorId, importPosts, slugs } = await importProject(backend);
+      expect((await api.call<Body>("POST", "/records/posts", { title: "Existing", slug: "taken" })).status).toBe(201);
       const text = ndjson([
         { title: "First", slug: "first", author: authorId }, // 1
         '{"title": "broken",', // 2
@@ -102,14 +103,16 @@ for (const backend of importBackends(databaseHosts)) {
       });
     });
 
-    it("fails a line over 100 KB and goes on with the next", async () => {
+    it("fails a line over 100 KB and goes on with the next", async ({ importProject }) => {
+      const { importPosts, slugs } = await importProject(backend);
       const long = JSON.stringify({ title: "x".repeat(100 * 1024) });
       const answer = await importPosts(`${long}\n${JSON.stringify({ title: "after the long one", slug: "after-long" })}\n`, { chunkBytes: 16 * 1024 });
       expect(answer.body).toEqual({ imported: 1, failedCount: 1, failed: [{ line: 1, issues: [{ path: "", message: "the line is longer than 102400 bytes" }] }] });
       expect(await slugs()).toContain("after-long");
     });
 
-    it("lists the first 100 failures and counts them all", async () => {
+    it("lists the first 100 failures and counts them all", async ({ importProject }) => {
+      const { importPosts } = await importProject(backend);
       const answer = await importPosts(Array.from({ length: 150 }, () => "nope").join("\n"));
       expect(answer.status).toBe(200);
       expect(answer.body.imported).toBe(0);
@@ -117,7 +120,8 @@ for (const backend of importBackends(databaseHosts)) {
       expect(answer.body.failed!.map((failure) => failure.line)).toEqual(Array.from({ length: 100 }, (_, index) => index + 1));
     });
 
-    it("stops past 1,000,000 lines with 413, after importing the lines before", async () => {
+    it("stops past 1,000,000 lines with 413, after importing the lines before", async ({ importProject }) => {
+      const { importPosts, slugs } = await importProject(backend);
       const text = `${JSON.stringify({ title: "within the cap", slug: "within-cap" })}\n${"\n".repeat(999_999)}${JSON.stringify({ title: "past the cap", slug: "past-cap" })}\n`;
       const answer = await importPosts(text, { chunkBytes: 64 * 1024 });
       expect(answer.status).toBe(413);
@@ -130,7 +134,8 @@ for (const backend of importBackends(databaseHosts)) {
       expect(stored).not.toContain("past-cap");
     });
 
-    it("refuses anything but NDJSON with 415, before reading it", async () => {
+    it("refuses anything but NDJSON with 415, before reading it", async ({ importProject }) => {
+      const { importPosts, slugs } = await importProject(backend);
       for (const contentType of ["application/json", "text/plain", "multipart/form-data; boundary=x", "application/x-ndjson; charset=latin1"]) {
         const answer = await importPosts(JSON.stringify({ title: "typed wrong", slug: "typed-wrong" }), { contentType });
         expect(answer.status, contentType).toBe(415);
@@ -140,7 +145,8 @@ for (const backend of importBackends(databaseHosts)) {
       expect(await slugs()).not.toContain("typed-wrong");
     });
 
-    it("answers 404 for an unknown schema or a component, and 400 for query parameters", async () => {
+    it("answers 404 for an unknown schema or a component, and 400 for query parameters", async ({ server, importProject }) => {
+      const { key, importPosts, ...project } = await importProject(backend);
       const unknown = await postImport(server.url, project.projectId, key, "ghosts", "{}");
       expect(unknown).toEqual({ status: 404, body: { error: 'no schema named "ghosts" in this project', code: "not_found" } });
       expect((await postImport(server.url, project.projectId, key, "seo", "{}")).status).toBe(404);
@@ -149,9 +155,10 @@ for (const backend of importBackends(databaseHosts)) {
       expect(query.body.issues).toEqual([{ path: "dryRun", message: expect.any(String) }]);
     });
 
-    it("has no other methods", async () => {
+    it("has no other methods", async ({ importProject }) => {
+      const { api } = await importProject(backend);
       for (const method of ["GET", "PUT", "DELETE"]) {
-        const response = await fetch(`${server.url}/api/projects/${project.projectId}/records/posts/import`, { method, headers: { authorization: `Bearer ${key}` } });
+        const response = await api.fetch("/records/posts/import", { method });
         expect(response.status, method).toBe(405);
       }
     });

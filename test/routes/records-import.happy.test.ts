@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
-import { closePlatformDb } from "@/lib/platform-db/client";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { backendProjectsOnce } from "@/test/support/backend-projects";
 import { automationRunsAfterQuiet, waitForAutomationRuns } from "@/test/support/automation-runs";
 import { createDatabaseHostAllowance } from "@/test/support/database-host-allowance";
-import { importBackends, ndjson, postImport, type ImportBackendProject } from "@/test/support/records-import";
+import { importBackends, ndjson, postImport } from "@/test/support/records-import";
 import { projectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * `POST /records/:schema/import` over real HTTP on every customer database backend of the run
@@ -38,45 +38,39 @@ const POSTS = {
   ],
 };
 
-let server: RouteServer;
+type Body = Record<string, unknown> & { data?: Array<Record<string, unknown>>; meta?: Record<string, unknown> };
 const databaseHosts = createDatabaseHostAllowance();
 
-beforeAll(async () => {
-  server = await startRouteServer();
-});
-afterAll(async () => {
-  await server?.close();
-  await closeAutomationQueue();
-  databaseHosts.restore();
-  await closePlatformDb();
-});
+const it = routeTest
+  /** The automation queue the record automations use, closed when the file ends. */
+  .extend("automationQueue", { scope: "file" }, ({}, { onCleanup }) => onCleanup(() => closeAutomationQueue()))
+  /** The project of each backend, opened on first use with the authors and posts schemas and twenty authors, and its key and client. */
+  .extend("importProject", { scope: "file" }, ({ automationQueue: _automationQueue, server }, { onCleanup }) =>
+    backendProjectsOnce(
+      async (project) => {
+        const key = await project.keyFor(PERMISSIONS);
+        const api = projectApi(server, project, { key });
+        for (const schema of [AUTHORS, POSTS]) expect((await api.call("POST", "/schemas", schema)).status).toBe(201);
+        const authorIds: string[] = [];
+        for (let index = 0; index < 20; index++) {
+          const created = await api.call("POST", "/records/authors", { name: `Author ${index}`, handle: `author-${index}` });
+          expect(created.status).toBe(201);
+          authorIds.push(created.body.id as string);
+        }
+        return { key, api, authorIds };
+      },
+      { onCleanup, databaseHosts },
+    ),
+  );
 
 for (const backend of importBackends(databaseHosts)) {
   describe(`records import on ${backend.name}`, () => {
-    let project: ImportBackendProject;
-    let key: string;
-    let authorIds: string[];
+    // The project is opened under the hook timeout, not the first test's.
+    it.beforeAll(async ({ importProject }) => void (await importProject(backend)));
 
-    const api = (method: string, path: string, body?: unknown) =>
-      projectApi(server, project, { key }).call<Record<string, unknown> & { data?: Array<Record<string, unknown>>; meta?: Record<string, unknown> }>(method, path, body);
-
-    beforeAll(async () => {
-      project = await backend.open();
-      key = await project.keyFor(PERMISSIONS);
-      for (const schema of [AUTHORS, POSTS]) expect((await api("POST", "/schemas", schema)).status).toBe(201);
-      authorIds = [];
-      for (let index = 0; index < 20; index++) {
-        const created = await api("POST", "/records/authors", { name: `Author ${index}`, handle: `author-${index}` });
-        expect(created.status).toBe(201);
-        authorIds.push(created.body.id as string);
-      }
-    });
-    afterAll(async () => {
-      await project?.cleanup();
-    });
-
-    it("imports a few hundred lines with relations and unique values, as single creates would store them", async () => {
-      const automation = await api("POST", "/automations", {
+    it("imports a few hundred lines with relations and unique values, as single creates would store them", async ({ server, importProject }) => {
+      const { key, api, authorIds, ...project } = await importProject(backend);
+      const automation = await api.call<Body>("POST", "/automations", {
         name: "On new posts",
         trigger: { type: "record", schema: "posts", events: ["create"] },
         steps: [{ type: "transform", name: "echo", expression: "trigger.record.title" }],
@@ -98,7 +92,7 @@ for (const backend of importBackends(databaseHosts)) {
       const answer = await postImport(server.url, project.projectId, key, "posts", text, { chunkBytes: 777 });
       expect(answer).toEqual({ status: 200, body: { imported: 300, failedCount: 0, failed: [] } });
 
-      const listed = await api("GET", "/records/posts?sort=createdAt&perPage=100&expand=author");
+      const listed = await api.call<Body>("GET", "/records/posts?sort=createdAt&perPage=100&expand=author");
       expect(listed.status).toBe(200);
       expect(listed.body.meta).toMatchObject({ total: 300 });
       // The file's order is the default order (createdAt, then id).
@@ -113,11 +107,11 @@ for (const backend of importBackends(databaseHosts)) {
         tags: [authorIds[2]],
         expand: { author: { id: authorIds[1], name: "Author 1" } },
       });
-      const found = await api("GET", "/records/posts?filter[slug]=post-299");
+      const found = await api.call<Body>("GET", "/records/posts?filter[slug]=post-299");
       expect(found.body.data).toHaveLength(1);
 
       // Imports emit no record events: the automation runs for the single create below only.
-      const single = await api("POST", "/records/posts", { title: "One by one", slug: "single" });
+      const single = await api.call<Body>("POST", "/records/posts", { title: "One by one", slug: "single" });
       expect(single.status).toBe(201);
       await waitForAutomationRuns(project.projectId, automation.body.id as string, 1);
       const runs = await automationRunsAfterQuiet(project.projectId, automation.body.id as string);
@@ -125,7 +119,8 @@ for (const backend of importBackends(databaseHosts)) {
       expect(runs[0]).toMatchObject({ trigger: "record" });
     });
 
-    it("answers an empty body with nothing imported", async () => {
+    it("answers an empty body with nothing imported", async ({ server, importProject }) => {
+      const { key, ...project } = await importProject(backend);
       expect(await postImport(server.url, project.projectId, key, "posts", "")).toEqual({ status: 200, body: { imported: 0, failedCount: 0, failed: [] } });
       expect(await postImport(server.url, project.projectId, key, "posts", "\n\n  \n")).toEqual({ status: 200, body: { imported: 0, failedCount: 0, failed: [] } });
     });

@@ -1,48 +1,37 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { projectApi, type ApiBody, type ProjectApi } from "@/test/support/project-api";
+import { describe, expect } from "vitest";
+import type { ApiBody } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let key: string;
-let api: ProjectApi;
-let recordId: string;
-
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Records errors");
-  key = await fixture.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]);
-  api = projectApi(server, fixture, { key });
-  for (const definition of [
-    { name: "card", kind: "component", fields: [{ name: "label", type: "string" }] },
-    { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
-    {
-      name: "items",
-      kind: "collection",
-      fields: [
-        { name: "title", type: "string" },
-        { name: "qty", type: "integer" },
-        { name: "done", type: "boolean" },
-        { name: "data", type: "json" },
-        { name: "owner", type: "relation", target: "people" },
-        { name: "watchers", type: "relation", target: "people", many: true },
-        { name: "card", type: "component", component: "card" },
-      ],
-    },
-  ]) {
-    expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
-  }
-  recordId = (await api.call("POST", "/records/items", { title: "one" })).body.id as string;
-});
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
+const it = routeTest
+  /** The client with a key for schemas and records, on a project with `people`, a `card` component and `items` of every field kind. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+    const api = ownerApi.with({ credentials: { key: await project.keyFor(["schemas.write", "records.read", "records.create", "records.update", "records.delete"]) } });
+    for (const definition of [
+      { name: "card", kind: "component", fields: [{ name: "label", type: "string" }] },
+      { name: "people", kind: "collection", fields: [{ name: "name", type: "string" }] },
+      {
+        name: "items",
+        kind: "collection",
+        fields: [
+          { name: "title", type: "string" },
+          { name: "qty", type: "integer" },
+          { name: "done", type: "boolean" },
+          { name: "data", type: "json" },
+          { name: "owner", type: "relation", target: "people" },
+          { name: "watchers", type: "relation", target: "people", many: true },
+          { name: "card", type: "component", component: "card" },
+        ],
+      },
+    ]) {
+      expect((await api.call("POST", "/schemas", definition)).status).toBe(201);
+    }
+    return api;
+  })
+  /** The id of an item, made before the file's first test. */
+  .extend("recordId", { scope: "file", auto: true }, async ({ api }) => (await api.call("POST", "/records/items", { title: "one" })).body.id as string);
 
 describe("records API: not found", () => {
-  it("answers 404 for a schema the project does not have, on every route", async () => {
+  it("answers 404 for a schema the project does not have, on every route", async ({ api, recordId }) => {
     for (const [method, pathname] of [
       ["GET", "/records/nothing"],
       ["POST", "/records/nothing"],
@@ -56,7 +45,7 @@ describe("records API: not found", () => {
     }
   });
 
-  it("answers 404 for a component, which has no records of its own", async () => {
+  it("answers 404 for a component, which has no records of its own", async ({ api }) => {
     for (const [method, pathname] of [
       ["GET", "/records/card"],
       ["POST", "/records/card"],
@@ -68,7 +57,7 @@ describe("records API: not found", () => {
     }
   });
 
-  it("answers 404 for unknown record ids and ids that cannot exist", async () => {
+  it("answers 404 for unknown record ids and ids that cannot exist", async ({ api }) => {
     for (const id of ["rec_unknown", "has%20space", "x".repeat(129), "a.b", "%24ne"]) {
       for (const method of ["GET", "PATCH", "DELETE"]) {
         const answer = await api.call(method, `/records/items/${id}`, method === "PATCH" ? { title: "x" } : undefined);
@@ -79,7 +68,7 @@ describe("records API: not found", () => {
 });
 
 describe("records API: malformed list queries (400 naming the parameter)", () => {
-  it("refuses unknown parameters, fields, operators and values that do not fit the field", async () => {
+  it("refuses unknown parameters, fields, operators and values that do not fit the field", async ({ api }) => {
     const cases: Array<[string, string]> = [
       ["limit=5", "limit"],
       ["filter[colour]=red", "filter[colour]"],
@@ -122,7 +111,7 @@ describe("records API: malformed list queries (400 naming the parameter)", () =>
     }
   });
 
-  it("refuses unknown parameters and non-relation expansions on a single record", async () => {
+  it("refuses unknown parameters and non-relation expansions on a single record", async ({ api, recordId }) => {
     const unknown = await api.call("GET", `/records/items/${recordId}?fields=title`);
     expect(unknown.status).toBe(400);
     expect(unknown.body.issues).toEqual([{ path: "fields", message: "is not a known query parameter (expand)" }]);
@@ -135,7 +124,7 @@ describe("records API: malformed list queries (400 naming the parameter)", () =>
 });
 
 describe("records API: malformed writes", () => {
-  it("answers every problem of a write in one 422, invalid values and missing related records alike, each with its path", async () => {
+  it("answers every problem of a write in one 422, invalid values and missing related records alike, each with its path", async ({ api, recordId }) => {
     const answer = await api.call("POST", "/records/items", { qty: "many", done: "maybe", owner: "rec_nobody", watchers: ["rec_ghost"], card: { label: 5 } });
     expect(answer.status).toBe(422);
     expect(answer.body).toEqual({
@@ -157,7 +146,7 @@ describe("records API: malformed writes", () => {
     ]);
   });
 
-  it("answers 400 for malformed JSON, 422 for a body that is not an object, 413 over 1 MB", async () => {
+  it("answers 400 for malformed JSON, 422 for a body that is not an object, 413 over 1 MB", async ({ api, recordId }) => {
     expect((await api.call("POST", "/records/items", "{broken")).status).toBe(400);
     expect((await api.call("PATCH", `/records/items/${recordId}`, "{broken")).status).toBe(400);
     const empty = await api.call("POST", "/records/items", "");
@@ -167,7 +156,7 @@ describe("records API: malformed writes", () => {
     expect(huge.status).toBe(413);
   });
 
-  it("answers 415 for bodies that are neither JSON nor multipart form data", async () => {
+  it("answers 415 for bodies that are neither JSON nor multipart form data", async ({ api }) => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/xml", "multipart/mixed; boundary=x"]) {
       const answer = await api.call("POST", "/records/items", "title=x", { "content-type": type });
       expect(answer.status, type).toBe(415);
@@ -177,7 +166,7 @@ describe("records API: malformed writes", () => {
     expect((await api.call("POST", "/records/items", JSON.stringify({ title: "ld" }), { "content-type": "application/ld+json" })).status).toBe(201);
   });
 
-  it("answers 400 for multipart bodies without a usable boundary or that end early", async () => {
+  it("answers 400 for multipart bodies without a usable boundary or that end early", async ({ api }) => {
     expect((await api.call("POST", "/records/items", "x", { "content-type": "multipart/form-data" })).status).toBe(400);
     const early = await api.call("POST", "/records/items", '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nunfinished', {
       "content-type": "multipart/form-data; boundary=b",
@@ -186,16 +175,16 @@ describe("records API: malformed writes", () => {
     expect(early.body.error).toBe("malformed multipart body: the body ends before the closing boundary");
   });
 
-  it("reads plain form fields and a JSON data part, refusing a field given twice", async () => {
+  it("reads plain form fields and a JSON data part, refusing a field given twice", async ({ api }) => {
     const form = new FormData();
     form.append("title", "from a form");
     form.append("qty", "3");
     form.append("done", "true");
-    const created = await fetch(`${server.url}/api/projects/${fixture.projectId}/records/items`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form });
+    const created = await api.fetch("/records/items", { method: "POST", body: form });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ title: "from a form", qty: 3, done: true });
 
-    const post = (body: FormData) => fetch(`${server.url}/api/projects/${fixture.projectId}/records/items`, { method: "POST", headers: { authorization: `Bearer ${key}` }, body });
+    const post = (body: FormData) => api.fetch("/records/items", { method: "POST", body });
     const json = (value: string) => new Blob([value], { type: "application/json" });
 
     const twice = new FormData();

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
+import { createProjectFixture } from "@/test/fixtures";
 import { projectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
 /**
  * Security cases specific to the records API (the generic sweep of every project route is in
@@ -11,10 +10,7 @@ import { projectApi } from "@/test/support/project-api";
  * forbidden keys, and isolation between projects.
  */
 type Json = Record<string, unknown>;
-interface Answer {
-  status: number;
-  body: Json & { data?: Json[]; meta?: Json; issues?: { path: string; message: string }[] };
-}
+type Body = Json & { data?: Json[]; meta?: Json; issues?: { path: string; message: string }[] };
 
 const ALL: Permission[] = ["schemas.write", "records.read", "records.create", "records.update", "records.delete"];
 const POSTS = {
@@ -27,38 +23,26 @@ const POSTS = {
   ],
 };
 
-let server: RouteServer;
-let mine: ProjectFixture;
-let theirs: ProjectFixture;
-let myKey: string;
-let theirKey: string;
-let theirRecord: Json;
-
-beforeAll(async () => {
-  server = await startRouteServer();
-  mine = await createProjectFixture("Mine");
-  theirs = await createProjectFixture("Theirs");
-  myKey = await mine.keyFor(ALL);
-  theirKey = await theirs.keyFor(ALL);
-  expect((await call(mine.projectId, myKey, "POST", "/schemas", POSTS)).status).toBe(201);
-  expect((await call(theirs.projectId, theirKey, "POST", "/schemas", POSTS)).status).toBe(201);
-  expect((await call(theirs.projectId, theirKey, "POST", "/schemas", { name: "private", kind: "collection", fields: [{ name: "secret", type: "string" }] })).status).toBe(201);
-  for (const title of ["alpha", "beta", "' OR '1'='1"]) await call(mine.projectId, myKey, "POST", "/records/posts", { title, qty: 1 });
-  theirRecord = (await call(theirs.projectId, theirKey, "POST", "/records/posts", { title: "theirs", qty: 2 })).body;
-});
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
-
-function call(projectId: string, key: string, method: string, pathname: string, body?: unknown): Promise<Answer> {
-  return projectApi(server, { projectId }, { key }).call<Answer["body"]>(method, pathname, body);
-}
-
-const mineGet = (pathname: string) => call(mine.projectId, myKey, "GET", pathname);
+const it = routeTest
+  /** This project's client with every schemas and records permission; a `posts` schema with three records. */
+  .extend("api", { scope: "file" }, async ({ ownerApi, project }) => {
+    const api = ownerApi.with({ credentials: { key: await project.keyFor(ALL) } });
+    expect((await api.call("POST", "/schemas", POSTS)).status).toBe(201);
+    for (const title of ["alpha", "beta", "' OR '1'='1"]) await api.call("POST", "/records/posts", { title, qty: 1 });
+    return api;
+  })
+  /** Another project with the same `posts` schema (one record), a `private` schema, and its own client. */
+  .extend("theirs", { scope: "file" }, async ({ server }) => {
+    const fixture = await createProjectFixture("Theirs");
+    const api = projectApi(server, fixture, { key: await fixture.keyFor(ALL) });
+    expect((await api.call("POST", "/schemas", POSTS)).status).toBe(201);
+    expect((await api.call("POST", "/schemas", { name: "private", kind: "collection", fields: [{ name: "secret", type: "string" }] })).status).toBe(201);
+    const record = (await api.call("POST", "/records/posts", { title: "theirs", qty: 2 })).body;
+    return { projectId: fixture.projectId, api, record };
+  });
 
 describe("operator injection through the list query", () => {
-  it("treats filter values as literals, never as operators or SQL", async () => {
+  it("treats filter values as literals, never as operators or SQL", async ({ api }) => {
     const literal = [
       `filter[title]=${encodeURIComponent('{"$ne":null}')}`,
       `filter[title]=${encodeURIComponent('{"$gt":""}')}`,
@@ -71,18 +55,18 @@ describe("operator injection through the list query", () => {
       `search=${encodeURIComponent(".*")}`,
     ];
     for (const query of literal) {
-      const answer = await mineGet(`/records/posts?${query}`);
+      const answer = await api.call<Body>("GET", `/records/posts?${query}`);
       expect(answer.status, query).toBe(200);
       // [ne] with an object literal matches every record (none equals that text); the others match none.
       const expected = query.startsWith("filter[title][ne]") ? 3 : 0;
       expect(answer.body.meta!.total, query).toBe(expected);
     }
     // A stored title that looks like SQL is found by equality, and only it.
-    const sqlish = await mineGet(`/records/posts?filter[title]=${encodeURIComponent("' OR '1'='1")}`);
+    const sqlish = await api.call<Body>("GET", `/records/posts?filter[title]=${encodeURIComponent("' OR '1'='1")}`);
     expect(sqlish.body.data!.map((record) => record.title)).toEqual(["' OR '1'='1"]);
   });
 
-  it("refuses operators, fields and structure smuggled into parameter names", async () => {
+  it("refuses operators, fields and structure smuggled into parameter names", async ({ api }) => {
     const refused = [
       "filter[title][$ne]=x",
       "filter[title][$regex]=.*",
@@ -101,15 +85,15 @@ describe("operator injection through the list query", () => {
       "$where=1",
     ];
     for (const query of refused) {
-      const answer = await mineGet(`/records/posts?${query}`);
+      const answer = await api.call<Body>("GET", `/records/posts?${query}`);
       expect(answer.status, query).toBe(400);
     }
-    expect((await mineGet("/records/posts")).body.meta!.total).toBe(3);
+    expect((await api.call<Body>("GET", "/records/posts")).body.meta!.total).toBe(3);
   });
 });
 
 describe("forbidden keys in bodies", () => {
-  it("refuses $ and dotted keys at any depth, and __proto__ without polluting anything", async () => {
+  it("refuses $ and dotted keys at any depth, and __proto__ without polluting anything", async ({ api }) => {
     const cases: Array<[string, string]> = [
       ['{"$set":{"title":"x"}}', "$set"],
       ['{"title":"x","meta":{"$where":"sleep(1000)"}}', "meta.$where"],
@@ -120,16 +104,16 @@ describe("forbidden keys in bodies", () => {
       ['{"constructor":{"prototype":{"polluted":true}}}', "constructor"],
     ];
     for (const [body, issuePath] of cases) {
-      const created = await call(mine.projectId, myKey, "POST", "/records/posts", body);
+      const created = await api.call<Body>("POST", "/records/posts", body);
       expect(created.status, body).toBe(422);
       expect(
         created.body.issues!.map((issue) => issue.path),
         body,
       ).toContain(issuePath);
     }
-    const [first] = (await mineGet("/records/posts?perPage=1")).body.data!;
+    const [first] = (await api.call<Body>("GET", "/records/posts?perPage=1")).body.data!;
     for (const [body, issuePath] of cases) {
-      const patched = await call(mine.projectId, myKey, "PATCH", `/records/posts/${first!.id as string}`, body);
+      const patched = await api.call<Body>("PATCH", `/records/posts/${first!.id as string}`, body);
       expect(patched.status, body).toBe(422);
       expect(
         patched.body.issues!.map((issue) => issue.path),
@@ -140,57 +124,55 @@ describe("forbidden keys in bodies", () => {
     expect(Object.prototype).not.toHaveProperty("polluted");
   });
 
-  it("refuses the same keys as multipart form field names", async () => {
+  it("refuses the same keys as multipart form field names", async ({ api }) => {
     for (const name of ["$set", "title.x", "__proto__"]) {
       const form = new FormData();
       form.append("title", "ok");
       form.append(name, "x");
-      const response = await fetch(`${server.url}/api/projects/${mine.projectId}/records/posts`, { method: "POST", headers: { authorization: `Bearer ${myKey}` }, body: form });
-      expect(response.status, name).toBe(422);
-      expect(((await response.json()) as Answer["body"]).issues!.map((issue) => issue.path)).toEqual([name]);
+      const answer = await api.send<Body>("POST", "/records/posts", form);
+      expect(answer.status, name).toBe(422);
+      expect(answer.body.issues!.map((issue) => issue.path)).toEqual([name]);
     }
   });
 });
 
 describe("isolation between projects", () => {
-  it("never reads or writes a record of another project's schema, even under the same schema name", async () => {
-    const id = theirRecord.id as string;
+  it("never reads or writes a record of another project's schema, even under the same schema name", async ({ api, theirs }) => {
+    const id = theirs.record.id as string;
     for (const [method, body] of [["GET"], ["PATCH", { title: "hijacked" }], ["DELETE"]] as const) {
-      const answer = await call(mine.projectId, myKey, method, `/records/posts/${id}`, body);
+      const answer = await api.call<Body>(method, `/records/posts/${id}`, body);
       expect(answer.status, method).toBe(404);
     }
-    expect((await mineGet(`/records/posts?filter[id]=${id}`)).body.data).toEqual([]);
-    expect((await mineGet("/records/private")).status).toBe(404);
+    expect((await api.call<Body>("GET", `/records/posts?filter[id]=${id}`)).body.data).toEqual([]);
+    expect((await api.call<Body>("GET", "/records/private")).status).toBe(404);
     // My key on their project answers as if it did not exist.
     for (const method of ["GET", "DELETE"]) {
-      const answer = await call(theirs.projectId, myKey, method, `/records/posts/${id}`);
+      const answer = await api.with({ projectId: theirs.projectId }).call(method, `/records/posts/${id}`);
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual({ error: "project not found", code: "not_found" });
     }
-    const intact = await call(theirs.projectId, theirKey, "GET", `/records/posts/${id}`);
-    expect(intact.body).toEqual(theirRecord);
+    const intact = await theirs.api.call("GET", `/records/posts/${id}`);
+    expect(intact.body).toEqual(theirs.record);
   });
 
-  it("cannot point a relation at another project's record", async () => {
-    expect(
-      (await call(mine.projectId, myKey, "POST", "/schemas", { name: "links", kind: "collection", fields: [{ name: "post", type: "relation", target: "posts" }] })).status,
-    ).toBe(201);
-    const answer = await call(mine.projectId, myKey, "POST", "/records/links", { post: theirRecord.id });
+  it("cannot point a relation at another project's record", async ({ api, theirs }) => {
+    expect((await api.call<Body>("POST", "/schemas", { name: "links", kind: "collection", fields: [{ name: "post", type: "relation", target: "posts" }] })).status).toBe(201);
+    const answer = await api.call<Body>("POST", "/records/links", { post: theirs.record.id });
     expect(answer.status).toBe(422);
-    expect(answer.body.issues).toEqual([{ path: "post", message: `no posts record has the id "${theirRecord.id as string}"` }]);
+    expect(answer.body.issues).toEqual([{ path: "post", message: `no posts record has the id "${theirs.record.id as string}"` }]);
   });
 
-  it("answers 404, never a server error, for names and ids with NUL or control characters", async () => {
+  it("answers 404, never a server error, for names and ids with NUL or control characters", async ({ api }) => {
     for (const pathname of ["/records/posts%00", "/records/posts/rec%00x", "/records/po%0Asts", "/records/posts/rec%0D%0Ax"]) {
-      const answer = await mineGet(pathname);
+      const answer = await api.call<Body>("GET", pathname);
       expect(answer.status, pathname).toBe(404);
     }
   });
 });
 
 describe("permissions per action", () => {
-  it("lets each records permission do its own action only", async () => {
-    const [first] = (await mineGet("/records/posts?perPage=1")).body.data!;
+  it("lets each records permission do its own action only", async ({ project, api }) => {
+    const [first] = (await api.call<Body>("GET", "/records/posts?perPage=1")).body.data!;
     const path = `/records/posts/${first!.id as string}`;
     const actions: Array<[Permission, string, string, unknown]> = [
       ["records.read", "GET", "/records/posts", undefined],
@@ -200,31 +182,31 @@ describe("permissions per action", () => {
       ["records.delete", "DELETE", path, undefined],
     ];
     const keys = new Map<Permission, string>();
-    for (const permission of ["records.read", "records.create", "records.update", "records.delete"] as Permission[]) keys.set(permission, await mine.keyFor([permission]));
+    for (const permission of ["records.read", "records.create", "records.update", "records.delete"] as Permission[]) keys.set(permission, await project.keyFor([permission]));
     for (const [permission, method, pathname, body] of actions) {
       for (const [other, key] of keys) {
         if (other === permission) continue;
-        const answer = await call(mine.projectId, key, method, pathname, body);
+        const answer = await api.with({ credentials: { key } }).call(method, pathname, body);
         expect(answer.status, `${other} ${method} ${pathname}`).toBe(403);
       }
     }
     for (const [permission, method, pathname, body] of actions) {
-      const answer = await call(mine.projectId, keys.get(permission)!, method, pathname, body);
+      const answer = await api.with({ credentials: { key: keys.get(permission)! } }).call(method, pathname, body);
       expect([200, 201, 204], `${permission} ${method} ${pathname}`).toContain(answer.status);
     }
   });
 
-  it("never answers or accepts passwords of auth schemas through the records API", async () => {
-    expect((await call(mine.projectId, myKey, "POST", "/schemas", { name: "members", kind: "auth", fields: [{ name: "nickname", type: "string" }] })).status).toBe(201);
+  it("never answers or accepts passwords of auth schemas through the records API", async ({ api }) => {
+    expect((await api.call<Body>("POST", "/schemas", { name: "members", kind: "auth", fields: [{ name: "nickname", type: "string" }] })).status).toBe(201);
     for (const body of [
       { email: "m@example.com", password: "hunter22" },
       { email: "m@example.com", passwordHash: "x" },
     ]) {
-      const answer = await call(mine.projectId, myKey, "POST", "/records/members", body);
+      const answer = await api.call<Body>("POST", "/records/members", body);
       expect(answer.status).toBe(422);
       expect(answer.body.issues![0]!.message).toBe("passwords are set through the auth endpoints (register, reset-password), not the records API");
     }
-    const created = await call(mine.projectId, myKey, "POST", "/records/members", { email: "M@Example.com", nickname: "m" });
+    const created = await api.call<Body>("POST", "/records/members", { email: "M@Example.com", nickname: "m" });
     expect(created.status).toBe(201);
     expect(Object.keys(created.body)).toEqual(["id", "email", "emailVerified", "nickname", "createdAt", "updatedAt"]);
     expect(created.body.email).toBe("m@example.com");
@@ -232,21 +214,21 @@ describe("permissions per action", () => {
 });
 
 describe("rate limit", () => {
-  it("counts each call of a key once, whether its limit starts beside the generation read or after it, and answers the 601st of a minute 429", async () => {
-    const key = await mine.keyFor(["records.read"]);
+  it("counts each call of a key once, whether its limit starts beside the generation read or after it, and answers the 601st of a minute 429", async ({ project, api }) => {
+    const key = await project.keyFor(["records.read"]);
     // The first call loads the project's runtime (the limit is taken in order); the others find the key
     // in the runtime this instance holds (the limit starts early). A call counted twice would hit 429 at ~300.
     const statuses = new Map<number, number>();
     for (let index = 0; index < 600; index++) {
-      const { status } = await call(mine.projectId, key, "GET", "/records/posts");
+      const { status } = await api.with({ credentials: { key } }).call("GET", "/records/posts");
       statuses.set(status, (statuses.get(status) ?? 0) + 1);
     }
     expect(Object.fromEntries(statuses)).toEqual({ 200: 600 });
-    const limited = await projectApi(server, { projectId: mine.projectId }, { key }).call("GET", "/records/posts");
+    const limited = await api.with({ credentials: { key } }).call("GET", "/records/posts");
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.body).toMatchObject({ error: "too many requests", code: "rate_limited" });
     // Another key of the same project has its own allowance.
-    expect((await call(mine.projectId, myKey, "GET", "/records/posts")).status).toBe(200);
+    expect((await api.call<Body>("GET", "/records/posts")).status).toBe(200);
   }, 60_000);
 });

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closePlatformDb } from "@/lib/platform-db/client";
-import { createProjectFixture, type ProjectFixture } from "@/test/fixtures";
-import { startRouteServer, type RouteServer } from "@/test/http-harness";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { describe, expect } from "vitest";
+import type { ProjectApi } from "@/test/support/project-api";
+import { routeTest } from "@/test/support/route-test";
 
-let server: RouteServer;
-let fixture: ProjectFixture;
-let api: ProjectApi;
-
-beforeAll(async () => {
-  server = await startRouteServer();
-  fixture = await createProjectFixture("Checks");
-  api = projectApi(server, fixture, { key: await fixture.keyFor(["endpoints.read", "endpoints.create", "endpoints.update"]) });
-});
-
-afterAll(async () => {
-  await server?.close();
-  await closePlatformDb();
-});
+/** The client with a key that may read, create and edit endpoints. */
+const it = routeTest.extend("api", { scope: "file" }, async ({ ownerApi, project }) =>
+  ownerApi.with({ credentials: { key: await project.keyFor(["endpoints.read", "endpoints.create", "endpoints.update"]) } }),
+);
 
 interface TestRunAnswer {
   outcome: string;
@@ -25,7 +13,7 @@ interface TestRunAnswer {
   response: { status: number };
 }
 
-async function testRun(endpoint: unknown, body: unknown, query = {}): Promise<TestRunAnswer> {
+async function testRun(api: ProjectApi, endpoint: unknown, body: unknown, query = {}): Promise<TestRunAnswer> {
   const response = await api.manage("/endpoints/test-run", { method: "POST", body: JSON.stringify({ endpoint, body, query }) });
   expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as TestRunAnswer;
@@ -51,8 +39,8 @@ const gate = {
 };
 
 describe("test runs: how each condition check was decided", () => {
-  it("reports each check's resolved operands (typed JSON) and verdict, over the context that condition saw", async () => {
-    const result = await testRun(gate, { items: [1, 2, 3], status: "open" }, { want: "open" });
+  it("reports each check's resolved operands (typed JSON) and verdict, over the context that condition saw", async ({ api }) => {
+    const result = await testRun(api, gate, { items: [1, 2, 3], status: "open" }, { want: "open" });
     expect(result.outcome).toBe("stopped");
     expect(result.steps[1]?.checks).toEqual([
       { left: { missing: false, text: "3" }, right: { missing: false, text: "1" }, passed: true },
@@ -66,8 +54,8 @@ describe("test runs: how each condition check was decided", () => {
     expect(result.steps[3]).not.toHaveProperty("checks");
   });
 
-  it("reports the failing check when a condition stops the run", async () => {
-    const result = await testRun(gate, { items: [1], status: "closed" }, { want: "open" });
+  it("reports the failing check when a condition stops the run", async ({ api }) => {
+    const result = await testRun(api, gate, { items: [1], status: "closed" }, { want: "open" });
     expect(result.response.status).toBe(422);
     expect(result.steps[1]).toMatchObject({ status: "stopped" });
     expect(result.steps[1]?.checks?.map((check) => check.passed)).toEqual([false, false, true]);
@@ -75,7 +63,7 @@ describe("test runs: how each condition check was decided", () => {
     expect(result.steps[2]).not.toHaveProperty("checks");
   });
 
-  it("keeps the checks out of the saved endpoint's invocation answer", async () => {
+  it("keeps the checks out of the saved endpoint's invocation answer", async ({ api }) => {
     const saved = await api.manage("/endpoints", { method: "POST", body: JSON.stringify({ ...gate, name: "Gate", slug: "gate", steps: gate.steps.slice(0, 2) }) });
     expect(saved.status, await saved.clone().text()).toBe(201);
     const answer = await api.invoke(

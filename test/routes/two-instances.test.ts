@@ -14,7 +14,7 @@ import { createTestUser } from "@/test/fixtures";
 import { createTestRecord, createTicketSchemas } from "@/test/endpoint-fixtures";
 import { startAppInstance } from "@/test/support/app-instances";
 import { setProcessEnv } from "@/test/support/process-env";
-import { projectApi, type ProjectApi } from "@/test/support/project-api";
+import { projectApi } from "@/test/support/project-api";
 
 /**
  * Two app processes over one PostgreSQL (platform and customer database) and one Redis: rate limits
@@ -59,11 +59,6 @@ const it = test
     return { projectId: project.id, apis: instances.map((instance) => projectApi(instance, { projectId: project.id }, "anonymous")) };
   });
 
-/** Invokes an endpoint of the project on app instance `index`. */
-function call(shared: { apis: ProjectApi[] }, index: number, slug: string, search = ""): Promise<Response> {
-  return shared.apis[index]!.invoke(slug, {}, search);
-}
-
 suite(title, () => {
   it.beforeAll(({ shared }) => void shared, 120_000);
 
@@ -73,15 +68,15 @@ suite(title, () => {
     let allowed = 0;
     let refusedOn: number | null = null;
     for (let i = 0; i < 140 && refusedOn === null; i++) {
-      const response = await call(shared, i % 2, "limited");
+      const response = await shared.apis[i % 2]!.invoke("limited");
       if (response.status === 429) refusedOn = i % 2;
       else allowed++;
     }
     expect(allowed).toBeGreaterThanOrEqual(60);
     expect(allowed).toBeLessThan(120);
     // Both instances now refuse the same caller.
-    expect((await call(shared, 0, "limited")).status).toBe(429);
-    expect((await call(shared, 1, "limited")).status).toBe(429);
+    expect((await shared.apis[0]!.invoke("limited")).status).toBe(429);
+    expect((await shared.apis[1]!.invoke("limited")).status).toBe(429);
   });
 
   it("makes an edit and a disable visible at once on both instances, clearing the cache on both", async ({ shared }) => {
@@ -97,23 +92,23 @@ suite(title, () => {
         response: { body: '{"v": 1, "open": {{steps.open.length}}}' },
       },
     });
-    const first = await call(shared, 0, "cached", "?x=1");
+    const first = await shared.apis[0]!.invoke("cached", {}, "?x=1");
     expect(first.headers.get("x-cache")).toBe("miss");
     expect(await first.json()).toEqual({ v: 1, open: 1 });
-    const fromOther = await call(shared, 1, "cached", "?x=1");
+    const fromOther = await shared.apis[1]!.invoke("cached", {}, "?x=1");
     expect(fromOther.headers.get("x-cache")).toBe("hit");
     expect(await fromOther.json()).toEqual({ v: 1, open: 1 });
 
     await createTestRecord(projectId, "tickets", { title: "Two", status: "open" });
     await updateEndpoint({ projectId, endpointId: endpoint.id, patch: { response: { body: '{"v": 2, "open": {{steps.open.length}}}' } } });
     for (const instance of [1, 0]) {
-      const response = await call(shared, instance, "cached", "?x=1");
+      const response = await shared.apis[instance]!.invoke("cached", {}, "?x=1");
       expect(await response.json()).toEqual({ v: 2, open: 2 });
     }
 
     await updateEndpoint({ projectId, endpointId: endpoint.id, patch: { enabled: false } });
-    expect((await call(shared, 0, "cached", "?x=1")).status).toBe(404);
-    expect((await call(shared, 1, "cached", "?x=1")).status).toBe(404);
+    expect((await shared.apis[0]!.invoke("cached", {}, "?x=1")).status).toBe(404);
+    expect((await shared.apis[1]!.invoke("cached", {}, "?x=1")).status).toBe(404);
   });
 
   it("stops a revoked API key at once on both instances, though each keeps the project's keys in memory", async ({ shared }) => {

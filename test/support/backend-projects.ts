@@ -89,3 +89,27 @@ export function projectBackends(options: {
       };
     });
 }
+
+/**
+ * For a file fixture of a suite that runs on every backend (`routeTest.extend(name, { scope: "file" }, …)`):
+ * answers `(backend) => its project`, opened and made ready by `prepare` on first use and kept for the
+ * file; when the file ends, every project opened is removed and `databaseHosts` put back.
+ */
+export function backendProjectsOnce<T>(
+  prepare: (project: BackendProject) => Promise<T>,
+  options: { onCleanup: (cleanup: () => Promise<void>) => void; databaseHosts: { restore(): void } },
+): (backend: { name: string; open: () => Promise<BackendProject> }) => Promise<BackendProject & T> {
+  const opened = new Map<string, Promise<BackendProject & T>>();
+  options.onCleanup(async () => {
+    for (const project of opened.values()) await (await project).cleanup();
+    options.databaseHosts.restore();
+  });
+  return (backend) => {
+    if (!opened.has(backend.name))
+      opened.set(
+        backend.name,
+        backend.open().then(async (project) => ({ ...project, ...(await prepare(project)) })),
+      );
+    return opened.get(backend.name)!;
+  };
+}

@@ -1,4 +1,4 @@
-import { describe, it } from "vitest";
+import { describe, it, type TestAPI, type TestFunction } from "vitest";
 import { externalRouteServerUrl } from "@/test/support/external-route-server";
 
 /**
@@ -6,9 +6,12 @@ import { externalRouteServerUrl } from "@/test/support/external-route-server";
  * process, or start, restart or inspect a server of their own. Skipped there, with the reason in
  * the title, so the serverless run's report says what it did not prove.
  */
-export function itInProcess(reason: string, title: string, fn: () => Promise<void> | void): void {
-  if (externalRouteServerUrl) it.skip(`${title} [skipped against ${externalRouteServerUrl}: ${reason}]`, fn);
-  else it(title, fn);
+export function itInProcess(reason: string, title: string, fn: TestFunction): void;
+/** The same with the fixtures of `test` (routeTest, say). */
+export function itInProcess<Context extends object>(reason: string, title: string, fn: TestFunction<Context>, test: TestAPI<Context>): void;
+export function itInProcess(reason: string, title: string, fn: TestFunction, test: TestAPI = it): void {
+  if (externalRouteServerUrl) test.skip(`${title} [skipped against ${externalRouteServerUrl}: ${reason}]`, fn);
+  else test(title, fn);
 }
 
 /** `describe` for a group of such tests. */

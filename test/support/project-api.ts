@@ -41,8 +41,12 @@ export interface ProjectApi {
   invoke(slug: string, init?: RequestInit, search?: string): Promise<Response>;
   /** A form submission (`/forms/:form`), without credentials, redirects not followed. */
   postForm(form: string, init?: RequestInit): Promise<Response>;
-  /** The same client for another project, other credentials or another server (an app instance of its own). */
-  with(options: { projectId?: string; credentials?: ApiCredentials; server?: { url: string } }): ProjectApi;
+  /**
+   * The same client for another project, other credentials, another server (an app instance of its
+   * own) or with headers sent beside the credentials on every call (the Origin a browser sends with a
+   * session, say).
+   */
+  with(options: { projectId?: string; credentials?: ApiCredentials; server?: { url: string }; headers?: Record<string, string> }): ProjectApi;
 }
 
 /** Reads a response into an answer: status, headers, text and the JSON body (`{}` when empty). */
@@ -64,10 +68,15 @@ function credentialHeaders(credentials: ApiCredentials): Record<string, string> 
 
 /**
  * A client for `fixture`'s project on `server`, calling as `credentials` (by default the fixture
- * owner's dashboard session). Their fields are read at each call.
+ * owner's dashboard session) with `headers` beside them. Their fields are read at each call.
  */
-export function projectApi(server: { url: string }, fixture: { projectId: string; owner?: { cookie: string } }, credentials?: ApiCredentials): ProjectApi {
-  const auth = (): Record<string, string> => credentialHeaders(credentials ?? (fixture.owner ? { cookie: fixture.owner.cookie } : "anonymous"));
+export function projectApi(
+  server: { url: string },
+  fixture: { projectId: string; owner?: { cookie: string } },
+  credentials?: ApiCredentials,
+  headers: Record<string, string> = {},
+): ProjectApi {
+  const auth = (): Record<string, string> => ({ ...credentialHeaders(credentials ?? (fixture.owner ? { cookie: fixture.owner.cookie } : "anonymous")), ...headers });
   const url = (path = "") => `${server.url}/api/projects/${fixture.projectId}${path}`;
   return {
     get projectId() {
@@ -91,6 +100,11 @@ export function projectApi(server: { url: string }, fixture: { projectId: string
     invoke: (slug, init = {}, search = "") => fetch(url(`/fn/${slug}${search}`), init),
     postForm: (form, init = {}) => fetch(url(`/forms/${form}`), { method: "POST", redirect: "manual", ...init }),
     with: (options) =>
-      projectApi(options.server ?? server, options.projectId === undefined ? fixture : { ...fixture, projectId: options.projectId }, options.credentials ?? credentials),
+      projectApi(
+        options.server ?? server,
+        options.projectId === undefined ? fixture : { ...fixture, projectId: options.projectId },
+        options.credentials ?? credentials,
+        options.headers ?? headers,
+      ),
   };
 }
