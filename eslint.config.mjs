@@ -12,6 +12,14 @@ const config = [
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
+  {
+    // The dashboard's links go through AppLink, which holds its prefetch policy.
+    files: ["components/**/*.tsx", "app/(dashboard)/**/*.tsx"],
+    ignores: ["components/ui/app-link.tsx"],
+    rules: {
+      "no-restricted-imports": ["error", { paths: [{ name: "next/link", message: "Use AppLink from @/components/ui/app-link (the dashboard's prefetch policy)." }] }],
+    },
+  },
 ];
 
 export default config;

@@ -104,8 +104,8 @@ async function seedProject(origin: string): Promise<{ paths: Record<string, stri
     });
     for (let call = 0; call < 5; call++) await page.request.get(`${base}/fn/ticket-summary`);
     const executions = await page.request.get(`${base}/endpoints/${endpoint.id}/executions`);
-    const listed = (await executions.json()) as { data?: Array<{ id: string }>; executions?: Array<{ id: string }> };
-    const executionId = (listed.data ?? listed.executions ?? [])[0]?.id;
+    const listed = (await executions.json()) as { data: Array<{ id: string }> };
+    const executionId = listed.data[0]?.id;
     if (!executionId) throw new Error(`no execution listed: ${JSON.stringify(listed).slice(0, 300)}`);
 
     const cookies = await context.cookies();

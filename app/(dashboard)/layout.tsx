@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import type { ReactNode } from "react";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { listWorkspaces } from "@/lib/workspaces/list-workspaces";
@@ -8,7 +8,7 @@ import { SignOutEverywhereButton } from "./sign-out-everywhere-button";
 function AccountActions() {
   return (
     <>
-      <Link prefetch={false} href="/account" className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+      <Link href="/account" className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900">
         Account
       </Link>
       <SignOutEverywhereButton />

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { useImperativeHandle, useState, useTransition, type Ref } from "react";
 import type { TriggerType } from "@/lib/automations/automation-definition";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";

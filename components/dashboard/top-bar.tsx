@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import type { ReactNode } from "react";
 import { Logo } from "./logo";
 import { SignOutButton } from "./sign-out-button";
@@ -10,7 +10,7 @@ export function TopBar({ email, workspaces, accountActions }: { email: string; w
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className="mx-auto flex h-14 w-full max-w-6xl items-center gap-3 px-4 sm:px-6">
         {/* On a phone the name and the separator give way, so every control keeps a 24 px target. */}
-        <Link prefetch={false} href="/workspaces" aria-label="Flowpoint: all workspaces" className="shrink-0">
+        <Link href="/workspaces" aria-label="Flowpoint: all workspaces" className="shrink-0">
           <span className="sm:hidden">
             <Logo compact />
           </span>
@@ -23,7 +23,7 @@ export function TopBar({ email, workspaces, accountActions }: { email: string; w
         </span>
         <WorkspaceSwitcher workspaces={workspaces} />
         <nav aria-label="Account" className="ml-auto flex items-center gap-1 sm:gap-3">
-          <Link prefetch={false} href="/mailbox" className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900">
+          <Link href="/mailbox" className="rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900">
             Mailbox
           </Link>
           <span className="hidden max-w-72 truncate text-sm text-slate-500 sm:inline" title={email} data-testid="current-user-email">

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { useParams, usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 
@@ -43,7 +43,6 @@ export function WorkspaceSwitcher({ workspaces }: { workspaces: SwitcherWorkspac
           {workspaces.map((workspace) => (
             <li key={workspace.id}>
               <Link
-                prefetch={false}
                 href={`/workspaces/${workspace.id}`}
                 aria-current={workspace.id === current?.id ? "page" : undefined}
                 className="flex items-center justify-between rounded-md px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:bg-indigo-50 aria-[current=page]:text-indigo-700"
@@ -55,7 +54,7 @@ export function WorkspaceSwitcher({ workspaces }: { workspaces: SwitcherWorkspac
           {workspaces.length === 0 && <li className="px-2 py-1.5 text-sm text-slate-500">None yet</li>}
         </ul>
         <div className="mt-1 border-t border-slate-100 pt-1">
-          <Link prefetch={false} href="/workspaces" className="block rounded-md px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+          <Link href="/workspaces" className="block rounded-md px-2 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
             All workspaces & new workspace
           </Link>
         </div>

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import type { ReactNode } from "react";
 import { ANALYTICS_RANGES, type AnalyticsPoint, type EndpointAnalytics } from "@/lib/endpoint-analytics/get-endpoint-analytics";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { cn } from "@/components/ui/cn";
 
 export interface SectionTab {
@@ -15,7 +15,6 @@ export function SectionTabs({ label, tabs, active }: { label: string; tabs: read
         {tabs.map((tab) => (
           <li key={tab.id}>
             <Link
-              prefetch={false}
               href={tab.href}
               aria-current={active === tab.id ? "page" : undefined}
               className={cn(

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import type { ReactNode } from "react";
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { Badge } from "@/components/ui/badge";

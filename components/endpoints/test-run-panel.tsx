@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { useImperativeHandle, useState, useTransition, type Ref } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { usePathname } from "next/navigation";
 import { cn } from "@/components/ui/cn";
 
@@ -28,11 +28,7 @@ export function ProjectNav({ projectId }: { projectId: string }) {
           const active = section.segment ? pathname === href || pathname.startsWith(`${href}/`) : pathname === base;
           return (
             <li key={section.label}>
-              {/* The dashboard's chrome links are not prefetched (here, the top bar, the workspace switcher, tabs and
-                  breadcrumbs): every page is rendered on demand, and prefetching the ~11 links in view fetched and
-                  parsed 22 route payloads on the main thread at each page load (docs/ARCHITECTURE.md, Lighthouse). */}
               <Link
-                prefetch={false}
                 href={href}
                 aria-current={active ? "page" : undefined}
                 className={cn(

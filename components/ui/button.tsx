@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import type { ButtonHTMLAttributes, ComponentProps, MouseEvent } from "react";
 import { cn } from "./cn";
 
@@ -60,6 +60,5 @@ export interface ButtonLinkProps extends ComponentProps<typeof Link> {
 }
 
 export function ButtonLink({ variant, size, className, ...props }: ButtonLinkProps) {
-  // Not prefetched unless asked: see the note in components/projects/project-nav.tsx.
-  return <Link prefetch={false} className={buttonClasses(variant, size, className)} {...props} />;
+  return <Link className={buttonClasses(variant, size, className)} {...props} />;
 }

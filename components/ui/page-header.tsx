@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import type { ReactNode } from "react";
 
 export interface Crumb {
@@ -18,7 +18,7 @@ export function PageHeader({ crumbs, title, description, actions }: { crumbs?: C
                 <li key={`${crumb.label}-${index}`} className="flex items-center gap-1">
                   {index > 0 && <span aria-hidden="true">/</span>}
                   {crumb.href ? (
-                    <Link prefetch={false} href={crumb.href} className="hover:text-slate-900 hover:underline">
+                    <Link href={crumb.href} className="hover:text-slate-900 hover:underline">
                       {crumb.label}
                     </Link>
                   ) : (

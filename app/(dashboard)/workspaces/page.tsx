@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { getCurrentUser } from "@/lib/auth/current-user";
 import { listWorkspaces } from "@/lib/workspaces/list-workspaces";
 import { listProjects } from "@/lib/projects/list-projects";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { getAppUrl } from "@/lib/app-url";
 import { invocationBase } from "@/lib/http/invocation-origin";
 import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
@@ -132,7 +132,7 @@ function Step({ title, detail, href, done = false }: { title: string; detail: st
       </span>
       <span>
         {href ? (
-          <Link prefetch={false} href={href} className="font-medium text-slate-900 hover:text-indigo-600">
+          <Link href={href} className="font-medium text-slate-900 hover:text-indigo-600">
             {title}
           </Link>
         ) : (

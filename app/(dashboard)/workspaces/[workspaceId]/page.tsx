@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/errors";
 import { getCurrentUser } from "@/lib/auth/current-user";

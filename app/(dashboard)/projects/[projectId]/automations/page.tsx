@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { listAutomations } from "@/lib/automations/list-automations";
 import { summarizeAutomationRuns, type AutomationRunSummary } from "@/lib/automations/summarize-automation-runs";
 import { ButtonLink } from "@/components/ui/button";

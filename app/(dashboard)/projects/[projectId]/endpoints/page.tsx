@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { listEndpoints } from "@/lib/endpoints/list-endpoints";
 import { getEndpointsSparklines, SPARKLINE_HOURS } from "@/lib/endpoint-analytics/get-endpoints-sparklines";
 import { CallsSparkline } from "@/components/endpoints/calls-sparkline";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink as Link } from "@/components/ui/app-link";
 import { isAppError } from "@/lib/errors";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { listSchemas } from "@/lib/schemas/list-schemas";
