@@ -1,6 +1,7 @@
 import pg from "pg";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { runsInJob } from "@/lib/automations/queue/bullmq-automation-queue";
 import { COPIES_SCHEMA, REFERENCE_SCHEMA } from "./names";
 
 /**
@@ -25,7 +26,7 @@ export interface LoggedRun {
 }
 
 export interface QueueBacklog {
-  /** Jobs queued and not finished: waiting + active + delayed + prioritized. Every answered write queued one. */
+  /** Runs queued and not finished: waiting + active + delayed + prioritized. Every answered write queued one. */
   backlog: number;
   /** Part of it put back for a moment because the project had no free run slot (the app's slot limit). */
   delayed: number;
@@ -60,16 +61,40 @@ class QueueCounts {
   readonly connection: Redis;
   private readonly queue: Queue;
 
-  constructor(redisUrl: string, name: string, prefix: string) {
+  /** `runsPerJob`: the app's queue holds batches of runs (batchJobId), so its backlog is counted in runs from the job ids. */
+  constructor(
+    redisUrl: string,
+    private readonly name: string,
+    private readonly prefix: string,
+    private readonly runsPerJob?: (jobId: string) => number,
+  ) {
     this.connection = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
     this.queue = new Queue(name, { connection: this.connection, prefix });
   }
 
   async backlog(): Promise<QueueBacklog> {
+    if (this.runsPerJob) return this.backlogInRuns(this.runsPerJob);
     const counts = await this.queue.getJobCounts("waiting", "active", "delayed", "prioritized", "failed");
     const delayed = counts.delayed ?? 0;
     const active = counts.active ?? 0;
     return { backlog: (counts.waiting ?? 0) + active + delayed + (counts.prioritized ?? 0), delayed, active, failed: counts.failed ?? 0 };
+  }
+
+  /** One round trip: the ids of every waiting, active, delayed and prioritized job, each counted by its runs. */
+  private async backlogInRuns(runsPerJob: (jobId: string) => number): Promise<QueueBacklog> {
+    const key = (part: string) => `${this.prefix}:${this.name}:${part}`;
+    const replies = await this.connection
+      .multi()
+      .lrange(key("wait"), 0, -1)
+      .lrange(key("active"), 0, -1)
+      .zrange(key("delayed"), 0, -1)
+      .zrange(key("prioritized"), 0, -1)
+      .zcard(key("failed"))
+      .exec();
+    if (!replies) throw new Error("the queue's backlog could not be read");
+    const runs = (index: number) => ((replies[index]?.[1] as string[] | undefined) ?? []).reduce((sum, id) => sum + runsPerJob(id), 0);
+    const [waiting, active, delayed, prioritized] = [runs(0), runs(1), runs(2), runs(3)];
+    return { backlog: waiting + active + delayed + prioritized, delayed, active, failed: Number(replies[4]?.[1] ?? 0) };
   }
 
   async close(): Promise<void> {
@@ -82,7 +107,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The app: BullMQ queue "automations" under `${KV_KEY_PREFIX}bull`, logs in `_executions`, copies in `copies`. */
 export function appLedger(options: { redisUrl: string; keyPrefix: string; customerDatabaseUrl: string; projectId: string; automationId: string }): RunLedger {
-  const counts = new QueueCounts(options.redisUrl, "automations", `${options.keyPrefix}bull`);
+  const counts = new QueueCounts(options.redisUrl, "automations", `${options.keyPrefix}bull`, runsInJob);
   const pool = new pg.Pool({ connectionString: options.customerDatabaseUrl, max: 2, application_name: "flowpoint-bench" });
   // The project's run slots (lib/automations/queue/project-run-slots.ts): a job holds one while its run lasts.
   const slotsKey = `${options.keyPrefix}bull:automations:slots:${options.projectId}`;

@@ -2,6 +2,8 @@ import { newId } from "@/lib/ids";
 import { getProjectRuntime } from "@/lib/endpoints/invoke/project-runtime";
 import { runProjectFlow } from "@/lib/runs/run-project-flow";
 import { trackAfterResponse } from "@/lib/http/after-response";
+import { EXECUTIONS_COLLECTION } from "@/lib/flow/execution-log/execution-log-entry";
+import type { RecordStore } from "@/lib/records/record-store";
 import type { AttemptOutcome, AutomationAttempt, AutomationRunnerOptions } from "./queue/automation-attempt";
 import type { AutomationJob } from "./queue/automation-job";
 
@@ -30,6 +32,11 @@ export async function runAutomationJob(
   const automation = runtime.automations.byId.get(job.automationId);
   if (!automation) return { status: "skipped", reason: "the automation no longer exists" };
   if (!automation.definition.enabled && job.triggerType !== "manual") return { status: "skipped", reason: "the automation is disabled" };
+
+  if (attempt.afterInterruption || attempt.mayHaveRun || job.redelivered) {
+    const logged = await loggedOutcome(runtime.store, job.id, attempt.number);
+    if (logged) return logged;
+  }
 
   // The first attempt logs under the id the trigger was answered with; a re-run gets its own entry.
   const firstRun = attempt.number === 1 && !attempt.afterInterruption;
@@ -61,4 +68,17 @@ export async function runAutomationJob(
     return { status: "failed", executionId, error: run?.error?.message ?? "the stored flow is invalid" };
   }
   return { status: run.outcome, executionId };
+}
+
+/**
+ * What this attempt of the job logged, when it ran already: a worker that died after the log was
+ * written (or a batch started again) does not run it twice. Only on those rare paths: the log has
+ * no index on jobId, and this is one query.
+ */
+async function loggedOutcome(store: RecordStore, jobId: string, attemptNumber: number): Promise<AttemptOutcome | null> {
+  const entries = await store.find(EXECUTIONS_COLLECTION, { where: [{ field: "jobId", op: "eq", value: jobId }], limit: 20 });
+  const entry = entries.find((candidate) => candidate.attempt === attemptNumber);
+  if (!entry) return null;
+  if (entry.outcome === "failed") return { status: "failed", executionId: entry.id, error: typeof entry.error === "string" ? entry.error : "the run failed" };
+  return { status: entry.outcome === "stopped" ? "stopped" : "completed", executionId: entry.id };
 }

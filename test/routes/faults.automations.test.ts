@@ -4,7 +4,10 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
+import { Redis } from "ioredis";
+import { runsInJob } from "@/lib/automations/queue/bullmq-automation-queue";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
+import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
 import { OUTBOX_COLLECTION } from "@/lib/automations/record-event-outbox";
 import { closeKv } from "@/lib/kv/get-kv";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
@@ -46,12 +49,13 @@ async function notesApi(ownerApi: ProjectApi, project: ProjectFixture, permissio
 }
 
 const it = routeTest
-  /** An upstream that answers slowly, counting its calls: a run is inside its first step when its worker is killed. */
+  /** An upstream that answers slowly (at once under /fast), counting its calls: a run is inside its first step when its worker is killed. */
   .extend("upstream", { scope: "file" }, async ({}, { onCleanup }) => {
     const upstream = { port: 0, calls: 0 };
-    const server = createServer((_request, response) => {
+    const server = createServer((request, response) => {
       upstream.calls++;
-      setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'), 1_500);
+      const delay = request.url?.startsWith("/fast") ? 0 : 1_500;
+      setTimeout(() => response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}'), delay);
     });
     onCleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -228,6 +232,48 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
     const store = await getProjectRecordStore({ projectId: shared.projectId });
     expect(await store.count("notes", { where: [{ field: "text", op: "eq", value: "survives a kill" }] })).toBe(1);
     expect(await automationRunsAfterQuiet(shared.projectId, automationId, 2_000)).toHaveLength(1);
+  }, 120_000);
+
+  it("re-runs an interrupted batch of record events: runs it had logged are not run again, the others say they repeat one", async ({ redis, upstream, shared }) => {
+    const automationId = await createAutomation(shared.api, {
+      name: "Call then copy batched notes",
+      trigger: { type: "record", schema: "notes", events: ["create"], condition: { checks: [{ left: "{{trigger.record.text}}", operator: "contains", right: "batched-" }] } },
+      steps: [
+        { type: "http", name: "upstream", method: "GET", url: `http://127.0.0.1:${upstream.port}/{{trigger.record.text}}` },
+        { type: "create", name: "copy", schema: "notes", values: { text: "copy of {{trigger.record.text}}" } },
+      ],
+    });
+    // Written together, with no worker running: their events wait in the queue as one batch job.
+    const texts = ["fast-batched-1", "fast-batched-2", "fast-batched-3", "slow-batched-1", "slow-batched-2"];
+    upstream.calls = 0;
+    const answers = await Promise.all(texts.map((text) => shared.api.request("POST", "/records/notes", { text })));
+    expect(answers.map((answer) => answer.status)).toEqual(texts.map(() => 201));
+    const inspector = new Redis(redis.url);
+    const queued = await inspector.lrange(`${process.env.KV_KEY_PREFIX}bull:automations:wait`, 0, -1);
+    inspector.disconnect();
+    expect(queued.reduce((sum, id) => sum + runsInJob(id), 0)).toBe(texts.length);
+    expect(queued.some((id) => runsInJob(id) > 1)).toBe(true);
+
+    // The fast runs end and are logged; the slow ones are inside their upstream call at the kill.
+    const first = startWorker();
+    await waitForAutomationRuns(shared.projectId, automationId, 3, 30_000);
+    const deadline = Date.now() + 10_000;
+    while (upstream.calls < texts.length && Date.now() < deadline) await sleep(20);
+    signal(first.pid, "SIGKILL");
+
+    startWorker();
+    await waitForAutomationRuns(shared.projectId, automationId, texts.length, 60_000);
+    const runs = await automationRunsAfterQuiet(shared.projectId, automationId, 2_000);
+    expect(runs).toHaveLength(texts.length);
+    const textOf = (run: ExecutionLogEntry) => (JSON.parse(run.request!.body!) as { record: { text: string } }).record.text;
+    for (const run of runs) {
+      expect(run.outcome).toBe("completed");
+      if (textOf(run).startsWith("fast")) expect(run).toMatchObject({ attempt: 1, retryOf: null });
+      else expect(run).toMatchObject({ attempt: 1, afterInterruption: true, retryOf: expect.any(String) });
+    }
+    expect(runs.map(textOf).sort()).toEqual([...texts].sort());
+    const store = await getProjectRecordStore({ projectId: shared.projectId });
+    for (const text of texts) expect(await store.count("notes", { where: [{ field: "text", op: "eq", value: `copy of ${text}` }] })).toBe(1);
   }, 120_000);
 
   it("runs the event of a write whose process died before queueing it (its outbox entry was written with the record)", async ({ redis, shared }) => {

@@ -11,6 +11,11 @@ export interface AutomationAttempt {
   /** The job's previous start never finished (its worker died mid-run): this run re-does it. */
   afterInterruption: boolean;
   /**
+   * This attempt may have run already (its job was interrupted or started again after a queue
+   * error): the runner looks in the execution log for it first and answers what it logged.
+   */
+  mayHaveRun?: boolean;
+  /**
    * Called once the flow's steps are over, before the log is written: the queue gives the project's
    * run slot back there, so that a slot is held by running steps, not by bookkeeping.
    */

@@ -22,6 +22,16 @@ export interface AutomationJob {
   queuedAt: string;
   /** The automation's retry policy when the job was queued (the queue schedules the attempts). */
   retry: AutomationRetry;
+  /**
+   * Attempts made before this job was queued: a run of a batch (bullmq-automation-queue.ts) that
+   * failed goes on to a job of its own for its retries, which count on from here.
+   */
+  attemptsBefore?: number;
+  /**
+   * Queued again from the outbox, whose entry may already have been queued in a batch: the run
+   * first looks in the execution log for itself and does not run twice.
+   */
+  redelivered?: boolean;
 }
 
 /**

@@ -6,9 +6,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import type { AutomationJob } from "./automation-job";
-import { BullmqAutomationQueue } from "./bullmq-automation-queue";
+import { BullmqAutomationQueue, runsInJob } from "./bullmq-automation-queue";
 
-/** Queueing runs on BullMQ against real Redis (runs when REDIS_URL is set); the worker side is in the route suites. */
+/**
+ * Queueing runs on BullMQ against real Redis (runs when REDIS_URL is set), and working batches with a
+ * recording runner; the worker with the real runner (flows, logs, kill -9) is in the route suites.
+ */
 const redisUrl = getConfig().REDIS_URL;
 const suite = redisUrl ? describe : describe.skip;
 
@@ -41,8 +44,6 @@ suite("BullMQ automation queue: adding runs", () => {
     return queue;
   }
 
-  const storedJobIds = async () => (await redis.keys(`${keyPrefix}bull:automations:record-*`)).map((key) => key.split(":").at(-1)).sort();
-
   beforeAll(() => {
     redis = new Redis(redisUrl!);
   });
@@ -50,6 +51,8 @@ suite("BullMQ automation queue: adding runs", () => {
   afterEach(async () => {
     vi.restoreAllMocks();
     await Promise.all(opened.splice(0).map((queue) => queue.close(2_000)));
+    await inspector?.close();
+    inspector = null;
     const keys = await redis.keys(`${keyPrefix}*`);
     if (keys.length > 0) await redis.del(...keys);
   });
@@ -63,7 +66,21 @@ suite("BullMQ automation queue: adding runs", () => {
     return vi.spyOn(Socket.prototype as unknown as { _writeGeneric: (...args: unknown[]) => void }, "_writeGeneric");
   }
 
-  it("stores every job of concurrent adds, those made while one is in flight as one batch in one socket write", async () => {
+  /** The jobs the queue holds, each as its id and the ids of the runs it carries. */
+  async function storedJobs(): Promise<Array<{ id: string; runs: string[] }>> {
+    const jobs = await bullQueue().getJobs(["waiting", "delayed", "failed", "completed", "active"]);
+    return jobs
+      .map((stored) => ({ id: stored.id!, runs: "runs" in stored.data ? (stored.data as { runs: AutomationJob[] }).runs.map((run) => run.id) : [(stored.data as AutomationJob).id] }))
+      .sort((a, b) => a.runs[0]!.localeCompare(b.runs[0]!));
+  }
+
+  let inspector: Queue | null = null;
+  function bullQueue(): Queue {
+    inspector ??= new Queue("automations", { connection: redis, prefix: `${keyPrefix}bull` });
+    return inspector;
+  }
+
+  it("queues the record events of concurrent writes, those made while one add is in flight, as one batch job in one socket write", async () => {
     const queue = open();
     await queue.add([job("record-evtwarm-aut")]);
     const addOne = vi.spyOn(Queue.prototype, "add");
@@ -72,42 +89,117 @@ suite("BullMQ automation queue: adding runs", () => {
     const first = queue.add([job(ids[0]!)]);
     // The first add is on its way to Redis; the next 29 come while it is in flight.
     await new Promise((resolve) => setImmediate(resolve));
-    expect(addOne.mock.calls.map(([, data]) => data.id)).toEqual([ids[0]]);
+    expect(addOne.mock.calls.map(([, data]) => (data as AutomationJob).id)).toEqual([ids[0]]);
     const socketWrites = countSocketWrites();
     await Promise.all([first, ...ids.slice(1).map((id) => queue.add([job(id)]))]);
     expect(socketWrites).toHaveBeenCalledTimes(1);
 
-    expect(await storedJobIds()).toEqual([...ids, "record-evtwarm-aut"]);
-    expect(addOne.mock.calls.map(([, data]) => data.id)).toEqual(ids);
-    expect((await queue.counts()).waiting).toBe(31);
+    const stored = await storedJobs();
+    expect(stored.map((entry) => entry.runs)).toEqual([[ids[0]], ids.slice(1), ["record-evtwarm-aut"]]);
+    expect(stored[0]!.id).toBe(ids[0]);
+    expect(runsInJob(stored[1]!.id)).toBe(29);
+    expect(addOne).toHaveBeenCalledTimes(2);
+    expect((await queue.counts()).waiting).toBe(3);
   });
 
-  it("sends the adds of one turn of the event loop together", async () => {
+  it("sends the adds of one turn of the event loop together, one batch job per project", async () => {
     const queue = open();
     await queue.add([job("record-evtwarm-aut")]);
     const ids = ["record-evt1-aut", "record-evt2-aut", "record-evt3-aut"];
     const socketWrites = countSocketWrites();
 
-    // Three writes answered by the same turn, each in a task of its own.
+    // Three writes answered by the same turn, each in a task of its own, and one of another project.
     const adds: Array<Promise<void>> = [];
     for (const id of ids) {
       adds.push(queue.add([job(id)]));
       await Promise.resolve();
     }
+    adds.push(queue.add([{ ...job("record-evt4-aut"), projectId: "prj_other" }]));
     await Promise.all(adds);
     expect(socketWrites).toHaveBeenCalledTimes(1);
 
-    expect(await storedJobIds()).toEqual([...ids, "record-evtwarm-aut"]);
+    expect((await storedJobs()).map((entry) => entry.runs)).toEqual([ids, ["record-evt4-aut"], ["record-evtwarm-aut"]]);
   });
 
-  it("runs an event queued twice once, within a batch and across batches", async () => {
+  it("runs an event queued twice once: within a gathering, and as jobs of their own known by id", async () => {
     const queue = open();
     const id = "record-evtdup-aut";
-    await Promise.all([queue.add([job("record-evtfirst-aut")]), queue.add([job(id)]), queue.add([job(id)])]);
-    await queue.add([job(id)]);
+    await queue.add([job("record-evtwarm-aut")]);
+    const first = queue.add([job("record-evtfirst-aut")]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([first, queue.add([job(id)]), queue.add([job(id)]), queue.add([job("record-evtother-aut")])]);
+    // The outbox drain queues an event again as a job of its own; its id keeps a second one out.
+    await queue.add([{ ...job("record-evtagain-aut"), redelivered: true }]);
+    await queue.add([{ ...job("record-evtagain-aut"), redelivered: true }]);
 
-    expect(await storedJobIds()).toEqual(["record-evtdup-aut", "record-evtfirst-aut"]);
-    expect((await queue.counts()).waiting).toBe(2);
+    expect((await storedJobs()).map((entry) => entry.runs)).toEqual([
+      ["record-evtagain-aut"],
+      [id, "record-evtother-aut"],
+      ["record-evtfirst-aut"],
+      ["record-evtwarm-aut"],
+    ]);
+  });
+
+  it("works a batch's runs in the project's slots; a failed run goes on to a job of its own under its id, its attempts counted on", async () => {
+    const calls: Array<{ id: string; number: number; maxAttempts: number }> = [];
+    const failures = new Map([
+      ["record-evtretry-aut", 1],
+      ["record-evtfails-aut", 5],
+    ]);
+    let running = 0;
+    let mostAtOnce = 0;
+    const queue = new BullmqAutomationQueue({
+      redisUrl: redisUrl!,
+      keyPrefix,
+      projectConcurrency: 2,
+      process: async (run, attempt) => {
+        calls.push({ id: run.id, number: attempt.number, maxAttempts: attempt.maxAttempts });
+        running++;
+        mostAtOnce = Math.max(mostAtOnce, running);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        running--;
+        const left = failures.get(run.id) ?? 0;
+        if (left > 0) {
+          failures.set(run.id, left - 1);
+          return { status: "failed", executionId: `exe_${run.id}_${attempt.number}`, error: "upstream said no" };
+        }
+        return { status: "completed", executionId: `exe_${run.id}_${attempt.number}` };
+      },
+    });
+    opened.push(queue);
+    await queue.add([job("record-evtwarm-aut")]);
+    const ids = ["record-evtok1-aut", "record-evtretry-aut", "record-evtok2-aut", "record-evtfails-aut", "record-evtok3-aut"];
+    const first = queue.add([job("record-evtfirst-aut")]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([
+      first,
+      ...ids.map((id) => queue.add([id === "record-evtretry-aut" ? { ...job(id), retry: { attempts: 2, backoffSeconds: 1 } } : job(id)])),
+    ]);
+    expect((await storedJobs()).filter((entry) => entry.runs.length > 1).map((entry) => entry.runs)).toEqual([ids]);
+
+    queue.startWorker();
+    await vi.waitFor(
+      async () => {
+        const counts = await queue.counts();
+        expect(counts).toMatchObject({ waiting: 0, active: 0, delayed: 0, failed: 1 });
+        expect(calls.filter((call) => call.id === "record-evtretry-aut")).toHaveLength(2);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+
+    const byRun = (id: string) => calls.filter((call) => call.id === id);
+    for (const id of ["record-evtwarm-aut", "record-evtfirst-aut", "record-evtok1-aut", "record-evtok2-aut", "record-evtok3-aut"]) {
+      expect(byRun(id)).toEqual([{ id, number: 1, maxAttempts: 1 }]);
+    }
+    expect(byRun("record-evtretry-aut")).toEqual([
+      { id: "record-evtretry-aut", number: 1, maxAttempts: 3 },
+      { id: "record-evtretry-aut", number: 2, maxAttempts: 3 },
+    ]);
+    // No retry left: failed at once, kept with its whole payload for "Run again", never run again here.
+    expect(byRun("record-evtfails-aut")).toEqual([{ id: "record-evtfails-aut", number: 1, maxAttempts: 1 }]);
+    expect(await queue.failedJob("record-evtfails-aut")).toEqual(expect.objectContaining({ id: "record-evtfails-aut", attemptsBefore: 1, trigger: job("record-evtfails-aut").trigger }));
+    expect(await queue.failedJob("record-evtretry-aut")).toBeNull();
+    expect(mostAtOnce).toBeLessThanOrEqual(2);
   });
 
   it("answers unavailable to each caller when Redis cannot be reached", async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { DelayedError, Queue, Worker, type Job, type JobsOptions } from "bullmq";
 import { Redis, ReplyError } from "ioredis";
 import { createWriteBatcher, type WriteBatcher } from "@/lib/batching/write-batcher";
@@ -6,7 +7,7 @@ import { log } from "@/lib/log";
 import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
 import type { AutomationJob } from "./automation-job";
 import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AutomationQueue } from "./automation-queue";
-import { ProjectRunSlots } from "./project-run-slots";
+import { ProjectRunSlots, type RunSlot } from "./project-run-slots";
 
 export const AUTOMATION_QUEUE_NAME = "automations";
 
@@ -31,6 +32,31 @@ interface JobToAdd {
   opts: JobsOptions;
 }
 
+/**
+ * A run handed on from a batch to a job of its own (its retries), or one that failed in a batch
+ * with no retry left: `failedRun` holds its error, and the job is failed at once without running,
+ * so that it is listed and kept (for "Run again") as any failed job.
+ */
+type SingleJobData = AutomationJob & { failedRun?: string };
+
+/** Runs of one project's record events queued together: one BullMQ job (see add()). */
+interface AutomationBatch {
+  runs: AutomationJob[];
+}
+
+const BATCH_JOB_NAME = "batch";
+
+/** A batch job's id says how many runs it holds, so that a backlog can be counted in runs from ids alone. */
+export function batchJobId(runs: number): string {
+  return `batch-${runs}-${randomUUID()}`;
+}
+
+/** How many runs a job holds, from its id (batchJobId); 1 for any other job. */
+export function runsInJob(jobId: string): number {
+  const match = /^batch-(\d+)-/.exec(jobId);
+  return match ? Number(match[1]) : 1;
+}
+
 /** A run that failed; thrown to BullMQ so that its retry policy (attempts, backoff) applies. */
 class AutomationRunFailed extends Error {
   override name = "AutomationRunFailed";
@@ -45,6 +71,10 @@ const SLOT_WAIT_MS = 250;
 const SLOT_RECHECK_MS = 25;
 // A job another kind of worker must run (a built-in database's project) waits a moment for one.
 const DEFERRED_WAIT_MS = 1_000;
+
+// A batch started again after a queue error (its runs look in the log first and do not run twice).
+const BATCH_ATTEMPTS = 3;
+const BATCH_BACKOFF_MS = 1_000;
 
 const WARNING_INTERVAL_MS = 30_000;
 const lastWarnings = new Map<string, number>();
@@ -72,13 +102,23 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
  * lapses (BullMQ's stalled-job check). BullMQ has no per-group concurrency in its open-source
  * edition, so a project's share is bounded by a Redis semaphore (project-run-slots.ts): a job whose
  * project is at its limit goes back to the delayed set for a moment and other projects' jobs run.
+ *
+ * Record events queued together (the writes of one turn of the event loop, or those made while the
+ * previous add was in flight) go as one job per project, a batch: BullMQ's add, fetch and finish
+ * scripts and the job's bookkeeping are paid per batch rather than per run, which under load is most
+ * of what queueing a run costs. A batch's runs keep their own ids (in their logs, for "Run again")
+ * and their own retry policy: a run that fails goes on to a job of its own with that id.
+ * A batch is not recognised by its runs' ids, so only record events from writes go in batches
+ * (a second queueing of one — the outbox drain after a failed removal — looks in the log first);
+ * schedule ticks, form submissions and manual runs, whose ids keep them from running twice, stay
+ * jobs of their own.
  */
 export class BullmqAutomationQueue implements AutomationQueue {
   readonly kind = "bullmq";
   readonly durable = true;
   private readonly producer: Redis;
-  private readonly queue: Queue<AutomationJob>;
-  private worker: Worker<AutomationJob> | null = null;
+  private readonly queue: Queue<SingleJobData | AutomationBatch>;
+  private worker: Worker<SingleJobData | AutomationBatch> | null = null;
   private workerConnection: Redis | null = null;
   private slotsConnection: Redis | null = null;
   private slots: ProjectRunSlots | null = null;
@@ -91,7 +131,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     // Adds made together leave in one socket write through corkUntilTurnEnds instead.
     this.producer = new Redis(options.redisUrl, { maxRetriesPerRequest: 1, lazyConnect: false });
     this.producer.on("error", (error) => warnThrottled("automation queue connection error", error));
-    this.queue = new Queue<AutomationJob>(AUTOMATION_QUEUE_NAME, { connection: this.producer, prefix: this.bullPrefix });
+    this.queue = new Queue<SingleJobData | AutomationBatch>(AUTOMATION_QUEUE_NAME, { connection: this.producer, prefix: this.bullPrefix });
     this.queue.on("error", (error) => warnThrottled("automation queue error", error));
     // Each add is a socket write and a read of its reply, the dearest part of queueing a run on this
     // kind of machine. Adds gather over the event loop's turn — the writes whose records were
@@ -106,7 +146,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
       },
       runBatch: async (jobs) => {
         this.corkUntilTurnEnds();
-        await Promise.all(jobs.map((job) => this.queue.add(job.name, job.data, job.opts)));
+        await Promise.all(groupIntoBatches(jobs).map((job) => this.queue.add(job.name, job.data, job.opts)));
       },
       failsEveryItem: (error) => !(error instanceof ReplyError),
       maxInFlight: 1,
@@ -170,14 +210,18 @@ export class BullmqAutomationQueue implements AutomationQueue {
       limit: this.options.projectConcurrency ?? PROJECT_CONCURRENCY,
     });
     this.slots = slots;
-    this.worker = new Worker<AutomationJob>(AUTOMATION_QUEUE_NAME, (job, token) => this.work(job, token, slots), {
+    this.worker = new Worker<SingleJobData | AutomationBatch>(
+      AUTOMATION_QUEUE_NAME,
+      (job, token) => (job.name === BATCH_JOB_NAME ? this.workBatch(job as Job<AutomationBatch>, token, slots) : this.work(job as Job<SingleJobData>, token, slots)),
+      {
       connection,
       prefix: this.bullPrefix,
       concurrency: this.options.concurrency ?? WORKER_CONCURRENCY,
       lockDuration: this.options.lockDurationMs ?? 30_000,
       stalledInterval: this.options.stalledIntervalMs ?? 15_000,
       maxStalledCount: 1,
-    });
+      },
+    );
     this.worker.on("error", (error) => warnThrottled("automation worker error", error));
     this.worker.on("failed", (job, error) => {
       if (job && !(error instanceof AutomationRunFailed) && error.name !== "AutomationRunFailed") {
@@ -186,36 +230,128 @@ export class BullmqAutomationQueue implements AutomationQueue {
     });
   }
 
-  private async work(job: Job<AutomationJob>, token: string | undefined, slots: ProjectRunSlots): Promise<AttemptOutcome> {
+  private async work(job: Job<SingleJobData>, token: string | undefined, slots: ProjectRunSlots): Promise<AttemptOutcome> {
     const data = job.data;
-    const attemptNumber = job.attemptsMade + 1;
+    if (data.failedRun !== undefined) throw new AutomationRunFailed(data.failedRun);
+    const attemptsBefore = data.attemptsBefore ?? 0;
+    const attemptNumber = attemptsBefore + job.attemptsMade + 1;
     const slot = await slots.take(data.projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
     if (!slot) {
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
       throw new DelayedError();
     }
+    let afterInterruption: boolean;
+    try {
+      afterInterruption = await this.noteInterruption(job);
+    } catch (error) {
+      slots.give(slot);
+      throw error;
+    }
+    const outcome = await this.runInSlot(data, { number: attemptNumber, maxAttempts: attemptsBefore + (job.opts.attempts ?? 1), afterInterruption }, slot, slots);
+    if (outcome.status === "deferred") {
+      await job.moveToDelayed(Date.now() + DEFERRED_WAIT_MS, token);
+      throw new DelayedError();
+    }
+    if (outcome.status === "failed") throw new AutomationRunFailed(outcome.error);
+    return outcome;
+  }
+
+  /** Runs one attempt in a slot taken for it; the slot goes on to the next run once the steps are over, while the log is still being written. */
+  private async runInSlot(run: AutomationJob, attempt: Omit<AutomationAttempt, "stepsDone">, slot: RunSlot, slots: ProjectRunSlots): Promise<AttemptOutcome> {
     const controller = new AbortController();
     this.controllers.add(controller);
     let slotGiven = false;
-    // Once the steps are over the slot goes on to the next run, while the log is still being written.
     const giveSlot = () => {
       if (slotGiven) return;
       slotGiven = true;
       slots.give(slot);
     };
     try {
-      const afterInterruption = await this.noteInterruption(job);
-      const outcome = await this.options.process(data, { number: attemptNumber, maxAttempts: job.opts.attempts ?? 1, afterInterruption, stepsDone: giveSlot }, controller.signal);
-      if (outcome.status === "deferred") {
-        await job.moveToDelayed(Date.now() + DEFERRED_WAIT_MS, token);
-        throw new DelayedError();
-      }
-      if (outcome.status === "failed") throw new AutomationRunFailed(outcome.error);
-      return outcome;
+      return await this.options.process(run, { ...attempt, stepsDone: giveSlot }, controller.signal);
     } finally {
       this.controllers.delete(controller);
       giveSlot();
     }
+  }
+
+  /**
+   * Runs a batch's runs through the project's run slots, up to the project's limit at once. Runs the
+   * project has no slot for within the wait (or that another kind of worker must run) stay in the
+   * job, which goes back to the delayed set as a single job would. A batch started again (its
+   * worker died, or a queue error failed it) has each run look in the log first.
+   */
+  private async workBatch(job: Job<AutomationBatch>, token: string | undefined, slots: ProjectRunSlots): Promise<void> {
+    const runs = job.data.runs;
+    const projectId = runs[0]?.projectId;
+    if (!projectId) return;
+    const afterInterruption = await this.noteInterruption(job);
+    const mayHaveRun = afterInterruption || job.attemptsMade > 0;
+    const waiting = [...runs];
+    const left: AutomationJob[] = [];
+    let deferred = false;
+    const lane = async (): Promise<void> => {
+      while (waiting.length > 0 && !deferred) {
+        const slot = await slots.take(projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
+        if (!slot) return;
+        const run = waiting.shift();
+        if (!run || deferred) {
+          if (run) left.push(run);
+          slots.give(slot);
+          return;
+        }
+        const outcome = await this.runFromBatch(run, slot, slots, { afterInterruption, mayHaveRun });
+        if (outcome === "deferred") {
+          deferred = true;
+          left.push(run);
+        }
+      }
+    };
+    const lanes = Math.min(this.options.projectConcurrency ?? PROJECT_CONCURRENCY, runs.length);
+    await Promise.all(Array.from({ length: lanes }, lane));
+    left.push(...waiting);
+    if (left.length === 0) return;
+    await job.updateData({ runs: left });
+    const wait = deferred ? DEFERRED_WAIT_MS : SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS);
+    await job.moveToDelayed(Date.now() + wait, token);
+    throw new DelayedError();
+  }
+
+  /** One run of a batch, in a slot taken for it; a failed run goes on to a job of its own. */
+  private async runFromBatch(
+    run: AutomationJob,
+    slot: RunSlot,
+    slots: ProjectRunSlots,
+    flags: { afterInterruption: boolean; mayHaveRun: boolean },
+  ): Promise<AttemptOutcome["status"]> {
+    let outcome: AttemptOutcome;
+    try {
+      outcome = await this.runInSlot(run, { number: 1, maxAttempts: 1 + run.retry.attempts, ...flags }, slot, slots);
+    } catch (error) {
+      // Not a failed run but a failure to run it (its log could not be written, say): its retries, as a job's would.
+      await this.handOnFailedRun(run, error instanceof Error ? error.message : "the run could not be carried out");
+      return "failed";
+    }
+    if (outcome.status === "failed") await this.handOnFailedRun(run, outcome.error);
+    return outcome.status;
+  }
+
+  /**
+   * A batch's run that failed becomes a job of its own under its id: with retries left, delayed by
+   * the policy's backoff, counting attempts on from 2; without, failed at once (failedRun), kept
+   * and listed as any failed job. A failure to queue it fails the batch, whose start again finds
+   * the logged runs in the log and hands this one on again.
+   */
+  private async handOnFailedRun(run: AutomationJob, error: string): Promise<void> {
+    const retries = run.retry.attempts;
+    const data: SingleJobData = retries > 0 ? { ...run, attemptsBefore: 1 } : { ...run, attemptsBefore: 1, failedRun: error };
+    await this.queue.add(run.triggerType, data, {
+      jobId: run.id,
+      attempts: Math.max(1, retries),
+      backoff: { type: "fixed", delay: run.retry.backoffSeconds * 1_000 },
+      delay: retries > 0 ? run.retry.backoffSeconds * 1_000 : 0,
+      removeOnComplete: KEEP_COMPLETED,
+      removeOnFail: KEEP_FAILED,
+    });
   }
 
   /**
@@ -224,7 +360,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
    * have already reported is kept in the job's progress, so the retries that follow a re-run are not
    * reported as interrupted again. Costs a Redis call only in that rare case.
    */
-  private async noteInterruption(job: Job<AutomationJob>): Promise<boolean> {
+  private async noteInterruption(job: Job<SingleJobData | AutomationBatch>): Promise<boolean> {
     const reported = typeof job.progress === "object" && job.progress !== null ? Number((job.progress as { stallsReported?: unknown }).stallsReported ?? 0) : 0;
     if (job.stalledCounter <= reported) return false;
     await job.updateProgress({ stallsReported: job.stalledCounter }).catch((error: unknown) => {
@@ -236,8 +372,9 @@ export class BullmqAutomationQueue implements AutomationQueue {
   async failedJob(jobId: string): Promise<AutomationJob | null> {
     try {
       const job = await withTimeout(this.queue.getJob(jobId), 2_000);
-      if (!job || !(await withTimeout(job.isFailed(), 2_000))) return null;
-      return job.data;
+      if (!job || job.name === BATCH_JOB_NAME || !(await withTimeout(job.isFailed(), 2_000))) return null;
+      const { failedRun: _failure, ...run } = job.data as SingleJobData;
+      return run;
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw new AppError("unavailable", "the automation queue is unavailable", { cause: error });
@@ -270,4 +407,44 @@ export class BullmqAutomationQueue implements AutomationQueue {
     this.workerConnection?.disconnect();
     this.slotsConnection?.disconnect();
   }
+}
+
+/**
+ * The adds of one gathering as BullMQ jobs: the record events of each project that has two or more
+ * become one batch job; everything else stays a job of its own (see BullmqAutomationQueue).
+ */
+function groupIntoBatches(jobs: readonly JobToAdd[]): Array<{ name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }> {
+  const singles: JobToAdd[] = [];
+  const byProject = new Map<string, JobToAdd[]>();
+  for (const job of jobs) {
+    if (job.data.triggerType !== "record" || job.data.redelivered || job.data.attemptsBefore) {
+      singles.push(job);
+      continue;
+    }
+    const group = byProject.get(job.data.projectId);
+    // An event queued twice in one gathering is one run (a job's id would have done that).
+    if (group?.some((other) => other.data.id === job.data.id)) continue;
+    if (group) group.push(job);
+    else byProject.set(job.data.projectId, [job]);
+  }
+  const added: Array<{ name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }> = [...singles];
+  for (const group of byProject.values()) {
+    if (group.length === 1) {
+      added.push(group[0]!);
+      continue;
+    }
+    added.push({
+      name: BATCH_JOB_NAME,
+      data: { runs: group.map((job) => job.data) },
+      opts: {
+        jobId: batchJobId(group.length),
+        attempts: BATCH_ATTEMPTS,
+        backoff: { type: "fixed", delay: BATCH_BACKOFF_MS },
+        // Its runs are known by the log, not by the batch's id: nothing to keep once it is done.
+        removeOnComplete: true,
+        removeOnFail: KEEP_FAILED,
+      },
+    });
+  }
+  return added;
 }

@@ -71,7 +71,9 @@ export async function drainUndeliveredJobs(projectId: string, options: { settled
           : entry.presented
             ? (record as PublicRecord)
             : presentRecord({ schema, components: runtime.schemas, record: record as StoredRecord });
-      return recordTriggerJobs(entry.id, { type: event.type, projectId, schema: event.schema, record: present(entry.record)!, previous: present(entry.previous) }, automations);
+      const jobs = recordTriggerJobs(entry.id, { type: event.type, projectId, schema: event.schema, record: present(entry.record)!, previous: present(entry.previous) }, automations);
+      // The entry may have been queued already (in a batch, whose runs the queue does not know by id).
+      return jobs.map((job) => ({ ...job, redelivered: true }));
     });
     if (jobs.length > 0) await enqueueAutomationJobs(jobs);
     await runtime.store.deleteMany(OUTBOX_COLLECTION, [{ field: "id", op: "in", value: entries.map((entry) => entry.id) }]);
