@@ -5,7 +5,7 @@ import type { RecordChangeEvent } from "@/lib/records-service/record-change-even
 import { OUTBOX_COLLECTION, type RecordEventPlan } from "./record-event-outbox";
 import { recordTriggerJobs } from "./record-trigger-jobs";
 import { enqueueAutomationJobs } from "./queue/enqueue-automation-jobs";
-import { rememberUndeliveredProject } from "./queue/undelivered-jobs";
+import { queueingEnded, queueingStarted, rememberUndeliveredProject } from "./queue/undelivered-jobs";
 import { removeOutboxEntryLater } from "./remove-outbox-entries";
 
 /**
@@ -28,8 +28,18 @@ export async function queueRecordTriggers(event: RecordChangeEvent, plan?: Recor
   }
   const eventId = plan?.outbox.id ?? newId("event");
   const jobs = recordTriggerJobs(eventId, event, automations ?? []);
+  if (jobs.length === 0) {
+    if (plan) removeOutboxEntryLater(plan.store, event.projectId, eventId);
+    return;
+  }
+  queueingStarted(eventId);
+  let late: Promise<boolean> | null = null;
   try {
-    if (jobs.length > 0) await enqueueAutomationJobs(jobs);
+    await enqueueAutomationJobs(jobs, {
+      onTimeout: (outcome) => {
+        late = outcome;
+      },
+    });
   } catch (error) {
     log.warn("automation runs could not be queued: the event waits in the outbox", { projectId: event.projectId, jobs: jobs.length, error });
     if (!plan) {
@@ -39,8 +49,14 @@ export async function queueRecordTriggers(event: RecordChangeEvent, plan?: Recor
           log.error("automation runs lost: neither the queue nor the outbox could take them", { projectId: event.projectId, eventId, error: stored });
         });
     }
-    rememberUndeliveredProject(event.projectId);
+    // An add that timed out may still arrive: until that is known, the entry stays the add's.
+    void (late ?? Promise.resolve(false)).then((queued) => {
+      queueingEnded(eventId);
+      if (queued) removeOutboxEntryLater(store!, event.projectId, eventId);
+      else rememberUndeliveredProject(event.projectId);
+    });
     return;
   }
+  queueingEnded(eventId);
   if (plan) removeOutboxEntryLater(plan.store, event.projectId, eventId);
 }

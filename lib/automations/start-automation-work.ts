@@ -9,6 +9,7 @@ import { drainUndeliveredJobs } from "./queue/undelivered-jobs";
 import { startScheduleTicker } from "./schedule/schedule-ticker";
 
 const OUTBOX_SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_CONCURRENCY = 8;
 
 /** Re-queues what every project with record or form automations kept while the queue was down. */
 async function drainOutboxes(): Promise<void> {
@@ -17,9 +18,15 @@ async function drainOutboxes(): Promise<void> {
     .selectDistinct({ projectId: automations.projectId })
     .from(automations)
     .where(and(eq(automations.enabled, true), inArray(sql`${automations.trigger}->>'type'`, ["record", "form"])));
-  for (const { projectId } of rows) {
-    await drainUndeliveredJobs(projectId).catch((error: unknown) => log.warn("automation outbox could not be drained", { projectId, error }));
-  }
+  // A few at a time: a project whose database does not answer must not hold up the others' runs.
+  const waiting = rows.map((row) => row.projectId);
+  const drainNext = async (): Promise<void> => {
+    for (let projectId = waiting.shift(); projectId !== undefined; projectId = waiting.shift()) {
+      const project = projectId;
+      await drainUndeliveredJobs(project, { followRecent: true }).catch((error: unknown) => log.warn("automation outbox could not be drained", { projectId: project, error }));
+    }
+  };
+  await Promise.all(Array.from({ length: SWEEP_CONCURRENCY }, drainNext));
 }
 
 /**

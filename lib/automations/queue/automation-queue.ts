@@ -1,5 +1,13 @@
 import type { AutomationJob } from "./automation-job";
 
+export interface AddOptions {
+  /**
+   * add() gave up waiting for the queue (it then rejects with "unavailable") while the jobs may still
+   * arrive: called first, with what becomes of them (true once the queue holds them, false if never).
+   */
+  onTimeout?: (outcome: Promise<boolean>) => void;
+}
+
 /**
  * Where automation runs wait (issue 10, "Running in the background"). Two implementations behind
  * this interface: BullMQ on Redis (durable, shared by every instance, `npm run worker`) and an
@@ -13,7 +21,7 @@ export interface AutomationQueue {
    * Resolves once the queue holds the jobs; a job whose id the queue knows is skipped (idempotency).
    * Rejects with AppError("unavailable") when it cannot take them.
    */
-  add(jobs: readonly AutomationJob[]): Promise<void>;
+  add(jobs: readonly AutomationJob[], options?: AddOptions): Promise<void>;
   /** Starts working the queue in this process (idempotent). */
   startWorker(): void;
   /**

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import type { AutomationJob } from "./automation-job";
+import { startPrivateRedis } from "@/test/support/fault-processes";
 import { BullmqAutomationQueue, runsInJob } from "./bullmq-automation-queue";
 
 /**
@@ -200,6 +201,29 @@ suite("BullMQ automation queue: adding runs", () => {
     expect(await queue.failedJob("record-evtfails-aut")).toEqual(expect.objectContaining({ id: "record-evtfails-aut", attemptsBefore: 1, trigger: job("record-evtfails-aut").trigger }));
     expect(await queue.failedJob("record-evtretry-aut")).toBeNull();
     expect(mostAtOnce).toBeLessThanOrEqual(2);
+  });
+
+  it("tells a caller whose add timed out what became of its jobs once Redis answers again", async () => {
+    const paused = await startPrivateRedis();
+    try {
+      const queue = open({ redisUrl: paused.url, addTimeoutMs: 500 });
+      await queue.add([job("record-evtwarm-aut")]);
+      paused.pause();
+      let outcome: Promise<boolean> | null = null;
+      const adding = queue.add([job("record-evtlate-aut")], {
+        onTimeout: (late) => {
+          outcome = late;
+        },
+      });
+      await expect(adding).rejects.toMatchObject({ code: "unavailable" });
+      expect(outcome).not.toBeNull();
+      paused.resume();
+      expect(await outcome!).toBe(true);
+      expect(await queue.counts()).toMatchObject({ waiting: 2 });
+    } finally {
+      await Promise.all(opened.splice(0).map((queue) => queue.close(2_000)));
+      await paused.dispose();
+    }
   });
 
   it("answers unavailable to each caller when Redis cannot be reached", async () => {

@@ -6,7 +6,7 @@ import { AppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
 import type { AutomationJob } from "./automation-job";
-import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AutomationQueue } from "./automation-queue";
+import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AddOptions, type AutomationQueue } from "./automation-queue";
 import { ProjectRunSlots, type RunSlot } from "./project-run-slots";
 
 export const AUTOMATION_QUEUE_NAME = "automations";
@@ -87,10 +87,13 @@ function warnThrottled(message: string, error: Error): void {
   log.warn(message, { error: error.message });
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError("unavailable", "the automation queue did not answer")), ms);
+    timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new AppError("unavailable", "the automation queue did not answer"));
+    }, ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -170,7 +173,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     return `${this.options.keyPrefix}bull`;
   }
 
-  async add(jobs: readonly AutomationJob[]): Promise<void> {
+  async add(jobs: readonly AutomationJob[], options?: AddOptions): Promise<void> {
     const added = Promise.all(
       jobs.map((job) =>
         this.adds.add(AUTOMATION_QUEUE_NAME, {
@@ -187,7 +190,16 @@ export class BullmqAutomationQueue implements AutomationQueue {
       ),
     );
     try {
-      await withTimeout(added, this.options.addTimeoutMs ?? 3_000);
+      // Late is not lost: the adds are still on their way, and what becomes of them decides whether
+      // their events need the outbox drain (a batch's runs, queued again, would run twice).
+      await withTimeout(added, this.options.addTimeoutMs ?? 3_000, () =>
+        options?.onTimeout?.(
+          added.then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
     } catch (error) {
       if (error instanceof AppError) throw error;
       throw new AppError("unavailable", "the automation queue is unavailable", { cause: error });

@@ -1,4 +1,5 @@
 import type { AutomationJob } from "./automation-job";
+import type { AddOptions } from "./automation-queue";
 import { getAutomationQueue } from "./get-automation-queue";
 
 /**
@@ -6,7 +7,7 @@ import { getAutomationQueue } from "./get-automation-queue";
  * survive this process), never after they ran. A job whose id the queue already knows is skipped.
  * Throws AppError("unavailable") when the queue cannot take them; callers decide what the answer says.
  */
-export async function enqueueAutomationJobs(jobs: readonly AutomationJob[]): Promise<void> {
+export async function enqueueAutomationJobs(jobs: readonly AutomationJob[], options?: AddOptions): Promise<void> {
   if (jobs.length === 0) return;
-  await getAutomationQueue().add(jobs);
+  await getAutomationQueue().add(jobs, options);
 }

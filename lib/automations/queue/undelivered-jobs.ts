@@ -17,11 +17,28 @@ import { enqueueAutomationJobs } from "./enqueue-automation-jobs";
  */
 const DRAIN_INTERVAL_MS = 5_000;
 const DRAIN_BATCH = 500;
-// An entry is normally removed right after its write; one older than this was left behind.
+// An entry is normally removed right after its write; one older than this was left behind. Younger
+// ones may belong to writes whose events are being queued right now, here or on another instance.
 const SETTLE_MS = 5_000;
 
-const pendingProjects = new Set<string>();
+/** Projects whose runs wait to be queued, with when this process last failed to queue one. */
+const pendingProjects = new Map<string, number>();
 let drainTimer: NodeJS.Timeout | null = null;
+
+/**
+ * Outbox entries whose events this process is queueing: an add that timed out may still arrive, and
+ * the runs of a batch are not known to the queue by id, so the drain leaves these to their add.
+ */
+const eventsBeingQueued = new Set<string>();
+
+/** The event's runs are on their way to the queue: the drain leaves its outbox entry alone until queueingEnded. */
+export function queueingStarted(eventId: string): void {
+  eventsBeingQueued.add(eventId);
+}
+
+export function queueingEnded(eventId: string): void {
+  eventsBeingQueued.delete(eventId);
+}
 
 function scheduleDrain(): void {
   if (drainTimer) return;
@@ -33,31 +50,38 @@ function scheduleDrain(): void {
 }
 
 async function drainPendingProjects(): Promise<void> {
-  for (const projectId of [...pendingProjects]) {
-    const left = await drainUndeliveredJobs(projectId, { settled: false }).catch(() => 1);
-    if (left === 0) pendingProjects.delete(projectId);
+  for (const [projectId, failedAt] of [...pendingProjects]) {
+    const left = await drainUndeliveredJobs(projectId).catch(() => 1);
+    // Done once nothing is left that was written before the last failure settled.
+    if (left === 0 && Date.now() - failedAt > SETTLE_MS && pendingProjects.get(projectId) === failedAt) pendingProjects.delete(projectId);
   }
   if (pendingProjects.size > 0) scheduleDrain();
 }
 
 /** Has this process queue the project's waiting runs every few seconds until none are left. */
 export function rememberUndeliveredProject(projectId: string): void {
-  pendingProjects.add(projectId);
+  pendingProjects.set(projectId, Date.now());
   scheduleDrain();
 }
 
 /**
  * Queues a project's waiting outbox entries (removing them once queued) and its unqueued form
- * submissions. With `settled` (start-up), only entries older than a few seconds, so writes still
- * in flight on other instances are left to them (queueing one twice would be harmless). Answers how
- * many are still waiting; throws when the queue or the database is down.
+ * submissions. Only entries older than a few seconds, and none this process is queueing: writes
+ * still in flight here or on other instances are left to them (their runs queued twice in batches
+ * would look in the log, but one still waiting in the queue would run twice). Answers how many
+ * were waiting; throws when the queue or the database is down.
  */
-export async function drainUndeliveredJobs(projectId: string, options: { settled: boolean } = { settled: true }): Promise<number> {
+export async function drainUndeliveredJobs(projectId: string, options: { followRecent?: boolean } = {}): Promise<number> {
   const runtime = await getProjectRuntime(projectId);
   if (!runtime) return 0;
-  const where = options.settled ? [{ field: "createdAt", op: "lt" as const, value: new Date(Date.now() - SETTLE_MS).toISOString() }] : [];
+  const where = [{ field: "createdAt", op: "lt" as const, value: new Date(Date.now() - SETTLE_MS).toISOString() }];
+  let drained = 0;
+  let skip = 0;
   for (;;) {
-    const entries = await runtime.store.find(OUTBOX_COLLECTION, { where, limit: DRAIN_BATCH });
+    const found = await runtime.store.find(OUTBOX_COLLECTION, { where, limit: DRAIN_BATCH, ...(skip > 0 ? { skip } : {}) });
+    const entries = found.filter((entry) => !eventsBeingQueued.has(entry.id));
+    skip += found.length - entries.length;
+    drained += entries.length;
     if (entries.length === 0) break;
     const jobs = entries.flatMap((entry) => {
       const event = entry.event as OutboxEvent;
@@ -77,14 +101,14 @@ export async function drainUndeliveredJobs(projectId: string, options: { settled
     });
     if (jobs.length > 0) await enqueueAutomationJobs(jobs);
     await runtime.store.deleteMany(OUTBOX_COLLECTION, [{ field: "id", op: "in", value: entries.map((entry) => entry.id) }]);
-    if (entries.length < DRAIN_BATCH) break;
+    if (found.length < DRAIN_BATCH) break;
   }
   const { waiting, queueRefused } = await requeueUnqueuedSubmissions(runtime);
   // A submission the queue refused again is queued again by this process every few seconds.
   if (queueRefused) rememberUndeliveredProject(projectId);
   if (waiting > 0) log.warn("form submissions still wait for the automation queue", { projectId, waiting });
-  // Entries too recent for a settled drain: drained without the wait in a few seconds.
-  const recent = options.settled ? await runtime.store.count(OUTBOX_COLLECTION) : 0;
-  if (recent > 0) rememberUndeliveredProject(projectId);
-  return waiting + recent;
+  // `followRecent` (the sweep): entries too recent for now — a process that died a moment ago may
+  // have left them — are looked at again in a few seconds, until they are removed or drained.
+  if (options.followRecent && (await runtime.store.count(OUTBOX_COLLECTION, { limit: 1 })) > 0) rememberUndeliveredProject(projectId);
+  return waiting + drained;
 }
