@@ -126,4 +126,15 @@ test("sign up, create a workspace, a project on the local database and an API ke
 
   await page.goto(`/workspaces/${workspaceId}`);
   await expect(page.getByRole("list", { name: "Projects" })).toContainText("Marketing site");
+
+  // On a phone the page is no wider than the screen (a wider top bar made phones zoom every page
+  // out): the account actions are behind the top bar's Menu, which opens from the keyboard.
+  await page.setViewportSize({ width: 412, height: 823 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(412);
+  await expect(page.getByRole("button", { name: "Sign out everywhere" })).toBeHidden();
+  await page.locator("summary", { hasText: "Menu" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("link", { name: "Account" })).toBeVisible();
+  await screenshot(page, "15-phone-menu");
+  await signOut(page);
 });

@@ -29,8 +29,21 @@ export function TopBar({ email, workspaces, accountActions }: { email: string; w
           <span className="hidden max-w-72 truncate text-sm text-slate-500 sm:inline" title={email} data-testid="current-user-email">
             {email}
           </span>
-          {accountActions}
-          <SignOutButton />
+          {/* On a phone the account actions fold into a menu: in a row they made the bar ~520 px wide,
+              wider than the screen, and a phone then shows every dashboard page zoomed out. */}
+          <div className="hidden items-center gap-3 sm:flex">
+            {accountActions}
+            <SignOutButton />
+          </div>
+          <details className="relative sm:hidden">
+            <summary className="cursor-pointer list-none rounded-md px-2 py-1 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900 [&::-webkit-details-marker]:hidden">
+              Menu
+            </summary>
+            <div className="absolute right-0 z-40 mt-2 flex w-max flex-col items-stretch gap-1 rounded-lg border border-slate-200 bg-white p-2 shadow-lg">
+              {accountActions}
+              <SignOutButton />
+            </div>
+          </details>
         </nav>
       </div>
     </header>

@@ -6,27 +6,25 @@ import type { AnalyticsPoint, AnalyticsRange } from "@/lib/endpoint-analytics/ge
 import { formatCount, formatIntervalStart, formatLatency } from "./analytics-format";
 
 /*
- * The analytics tab's charts (recharts, loaded on this tab only: no other page imports this file).
- * Each chart is decorative for assistive technology: the page states the same numbers as text and
- * tables beside it (endpoint-analytics-view.tsx). Series differ by shape as well as colour.
+ * The analytics tab's charts (recharts, loaded on this tab only, and there only when a chart comes
+ * into view: analytics-chart-slot.tsx is the one importer). Each chart is decorative for assistive
+ * technology: the page states the same numbers as text and tables beside it
+ * (endpoint-analytics-view.tsx). Series differ by shape as well as colour.
  */
 
 const AXIS_TICK = { fill: "#475569", fontSize: 12 };
-const CHART_HEIGHT = 240;
 
 interface ChartProps {
   points: AnalyticsPoint[];
   range: AnalyticsRange;
 }
 
-/** A chart's box, hidden from assistive technology (the tables beside it say the same). */
+/** Fills the box that AnalyticsChart sizes and hides from assistive technology. */
 function ChartFrame({ children }: { children: ReactElement }) {
   return (
-    <div aria-hidden="true" style={{ height: CHART_HEIGHT }}>
-      <ResponsiveContainer width="100%" height="100%">
-        {children}
-      </ResponsiveContainer>
-    </div>
+    <ResponsiveContainer width="100%" height="100%">
+      {children}
+    </ResponsiveContainer>
   );
 }
 
@@ -54,6 +52,8 @@ export function CallsChart({ points, range }: ChartProps) {
   );
 }
 
+// No dot per point (up to 3 × 60 SVG circles to draw): the dash patterns tell the lines apart, and the
+// hovered point still gets its dot.
 export function LatencyChart({ points, range }: ChartProps) {
   return (
     <ChartFrame>
@@ -66,9 +66,9 @@ export function LatencyChart({ points, range }: ChartProps) {
           formatter={(value) => formatLatency(value === null || value === undefined ? null : Number(value))}
         />
         <Legend wrapperStyle={{ fontSize: 12, color: "#334155" }} />
-        <Line dataKey="p50Ms" name="p50" stroke="#047857" strokeWidth={2} dot={{ r: 2 }} isAnimationActive={false} />
-        <Line dataKey="p95Ms" name="p95" stroke="#4f46e5" strokeWidth={2} strokeDasharray="6 3" dot={{ r: 2 }} isAnimationActive={false} />
-        <Line dataKey="p99Ms" name="p99" stroke="#be123c" strokeWidth={2} strokeDasharray="2 3" dot={{ r: 2 }} isAnimationActive={false} />
+        <Line dataKey="p50Ms" name="p50" stroke="#047857" strokeWidth={2} dot={false} isAnimationActive={false} />
+        <Line dataKey="p95Ms" name="p95" stroke="#4f46e5" strokeWidth={2} strokeDasharray="6 3" dot={false} isAnimationActive={false} />
+        <Line dataKey="p99Ms" name="p99" stroke="#be123c" strokeWidth={2} strokeDasharray="2 3" dot={false} isAnimationActive={false} />
       </LineChart>
     </ChartFrame>
   );

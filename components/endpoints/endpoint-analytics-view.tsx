@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { ANALYTICS_RANGES, type AnalyticsPoint, type EndpointAnalytics } from "@/lib/endpoint-analytics/get-endpoint-analytics";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { cn } from "@/components/ui/cn";
-import { CallsChart, LatencyChart } from "./analytics-charts";
+import { AnalyticsChart } from "./analytics-chart-slot";
 import { formatCount, formatIntervalStart, formatLatency, formatRatio, RANGE_LABELS } from "./analytics-format";
 
 function Tile({ label, value, detail }: { label: string; value: string; detail?: string }) {
@@ -139,7 +139,7 @@ export function EndpointAnalyticsView({ analytics, path }: { analytics: Endpoint
         <Tile label="Latency p95 / p99" value={formatLatency(totals.p95Ms)} detail={`p99 ${formatLatency(totals.p99Ms)}`} />
       </dl>
       <ChartCard title="Calls" description={`Calls per ${interval} by status class.`} summary={callsSummary}>
-        <CallsChart points={analytics.points} range={range} />
+        <AnalyticsChart kind="calls" points={analytics.points} range={range} />
         <DataTable
           caption={`Calls per ${interval}, ${rangeText}`}
           analytics={analytics}
@@ -154,7 +154,7 @@ export function EndpointAnalyticsView({ analytics, path }: { analytics: Endpoint
         />
       </ChartCard>
       <ChartCard title="Latency" description={`p50, p95 and p99 per ${interval}, from the request's arrival to the answer.`} summary={latencySummary}>
-        <LatencyChart points={analytics.points} range={range} />
+        <AnalyticsChart kind="latency" points={analytics.points} range={range} />
         <DataTable
           caption={`Latency per ${interval}, ${rangeText}`}
           analytics={analytics}
