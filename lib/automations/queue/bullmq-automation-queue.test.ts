@@ -71,7 +71,10 @@ suite("BullMQ automation queue: adding runs", () => {
   async function storedJobs(): Promise<Array<{ id: string; runs: string[] }>> {
     const jobs = await bullQueue().getJobs(["waiting", "delayed", "failed", "completed", "active"]);
     return jobs
-      .map((stored) => ({ id: stored.id!, runs: "runs" in stored.data ? (stored.data as { runs: AutomationJob[] }).runs.map((run) => run.id) : [(stored.data as AutomationJob).id] }))
+      .map((stored) => ({
+        id: stored.id!,
+        runs: "runs" in stored.data ? (stored.data as { runs: AutomationJob[] }).runs.map((run) => run.id) : [(stored.data as AutomationJob).id],
+      }))
       .sort((a, b) => a.runs[0]!.localeCompare(b.runs[0]!));
   }
 
@@ -133,12 +136,7 @@ suite("BullMQ automation queue: adding runs", () => {
     await queue.add([{ ...job("record-evtagain-aut"), redelivered: true }]);
     await queue.add([{ ...job("record-evtagain-aut"), redelivered: true }]);
 
-    expect((await storedJobs()).map((entry) => entry.runs)).toEqual([
-      ["record-evtagain-aut"],
-      [id, "record-evtother-aut"],
-      ["record-evtfirst-aut"],
-      ["record-evtwarm-aut"],
-    ]);
+    expect((await storedJobs()).map((entry) => entry.runs)).toEqual([["record-evtagain-aut"], [id, "record-evtother-aut"], ["record-evtfirst-aut"], ["record-evtwarm-aut"]]);
   });
 
   it("works a batch's runs in the project's slots; a failed run goes on to a job of its own under its id, its attempts counted on", async () => {
@@ -172,10 +170,7 @@ suite("BullMQ automation queue: adding runs", () => {
     const ids = ["record-evtok1-aut", "record-evtretry-aut", "record-evtok2-aut", "record-evtfails-aut", "record-evtok3-aut"];
     const first = queue.add([job("record-evtfirst-aut")]);
     await new Promise((resolve) => setImmediate(resolve));
-    await Promise.all([
-      first,
-      ...ids.map((id) => queue.add([id === "record-evtretry-aut" ? { ...job(id), retry: { attempts: 2, backoffSeconds: 1 } } : job(id)])),
-    ]);
+    await Promise.all([first, ...ids.map((id) => queue.add([id === "record-evtretry-aut" ? { ...job(id), retry: { attempts: 2, backoffSeconds: 1 } } : job(id)]))]);
     expect((await storedJobs()).filter((entry) => entry.runs.length > 1).map((entry) => entry.runs)).toEqual([ids]);
 
     queue.startWorker();
@@ -198,7 +193,9 @@ suite("BullMQ automation queue: adding runs", () => {
     ]);
     // No retry left: failed at once, kept with its whole payload for "Run again", never run again here.
     expect(byRun("record-evtfails-aut")).toEqual([{ id: "record-evtfails-aut", number: 1, maxAttempts: 1 }]);
-    expect(await queue.failedJob("record-evtfails-aut")).toEqual(expect.objectContaining({ id: "record-evtfails-aut", attemptsBefore: 1, trigger: job("record-evtfails-aut").trigger }));
+    expect(await queue.failedJob("record-evtfails-aut")).toEqual(
+      expect.objectContaining({ id: "record-evtfails-aut", attemptsBefore: 1, trigger: job("record-evtfails-aut").trigger }),
+    );
     expect(await queue.failedJob("record-evtretry-aut")).toBeNull();
     expect(mostAtOnce).toBeLessThanOrEqual(2);
   });

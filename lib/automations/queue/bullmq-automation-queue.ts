@@ -140,18 +140,28 @@ export class BullmqAutomationQueue implements AutomationQueue {
     // kind of machine. Adds gather over the event loop's turn — the writes whose records were
     // stored in the same turn — and while one batch is in flight the ones made meanwhile wait for it
     // and leave together: one socket write for many jobs, a round trip of extra delay at most. Each
-    // job of a batch is its own add (not addBulk, whose MULTI builds a pipeline object), so each gets
-    // its own answer; a batch refused by a script error (a reply error) is added again job by job,
-    // which for the jobs already added does nothing.
+    // job of a batch is its own add (not addBulk, whose MULTI builds a pipeline object); record events
+    // of one project go as one batch job (groupIntoBatches).
     this.adds = createWriteBatcher<JobToAdd>({
       runAlone: async (job) => {
         await this.queue.add(job.name, job.data, job.opts);
       },
       runBatch: async (jobs) => {
         this.corkUntilTurnEnds();
-        await Promise.all(groupIntoBatches(jobs).map((job) => this.queue.add(job.name, job.data, job.opts)));
+        const groups = groupIntoBatches(jobs);
+        const outcomes = await Promise.allSettled(groups.map((group) => this.queue.add(group.job.name, group.job.data, group.job.opts)));
+        // A group refused by a script error (a reply error) is added again job by job, which for a
+        // job already known does nothing; the groups added are not added again, as a batch's runs
+        // are not known by id. Any other error (the connection) is every caller's answer.
+        const refused: JobToAdd[] = [];
+        for (const [index, outcome] of outcomes.entries()) {
+          if (outcome.status === "fulfilled") continue;
+          if (!(outcome.reason instanceof ReplyError)) throw outcome.reason;
+          refused.push(...groups[index]!.members);
+        }
+        await Promise.all(refused.map((job) => this.queue.add(job.name, job.data, job.opts)));
       },
-      failsEveryItem: (error) => !(error instanceof ReplyError),
+      failsEveryItem: () => true,
       maxInFlight: 1,
       gather: "event-loop-turn",
     });
@@ -226,12 +236,12 @@ export class BullmqAutomationQueue implements AutomationQueue {
       AUTOMATION_QUEUE_NAME,
       (job, token) => (job.name === BATCH_JOB_NAME ? this.workBatch(job as Job<AutomationBatch>, token, slots) : this.work(job as Job<SingleJobData>, token, slots)),
       {
-      connection,
-      prefix: this.bullPrefix,
-      concurrency: this.options.concurrency ?? WORKER_CONCURRENCY,
-      lockDuration: this.options.lockDurationMs ?? 30_000,
-      stalledInterval: this.options.stalledIntervalMs ?? 15_000,
-      maxStalledCount: 1,
+        connection,
+        prefix: this.bullPrefix,
+        concurrency: this.options.concurrency ?? WORKER_CONCURRENCY,
+        lockDuration: this.options.lockDurationMs ?? 30_000,
+        stalledInterval: this.options.stalledIntervalMs ?? 15_000,
+        maxStalledCount: 1,
       },
     );
     this.worker.on("error", (error) => warnThrottled("automation worker error", error));
@@ -423,40 +433,47 @@ export class BullmqAutomationQueue implements AutomationQueue {
 
 /**
  * The adds of one gathering as BullMQ jobs: the record events of each project that has two or more
- * become one batch job; everything else stays a job of its own (see BullmqAutomationQueue).
+ * become one batch job; everything else stays a job of its own (see BullmqAutomationQueue). Each
+ * job comes with the adds it carries.
  */
-function groupIntoBatches(jobs: readonly JobToAdd[]): Array<{ name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }> {
-  const singles: JobToAdd[] = [];
-  const byProject = new Map<string, JobToAdd[]>();
+function groupIntoBatches(jobs: readonly JobToAdd[]): Array<{ job: { name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }; members: JobToAdd[] }> {
+  const groups: Array<{ job: { name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }; members: JobToAdd[] }> = [];
+  const byProject = new Map<string, { members: JobToAdd[]; ids: Set<string> }>();
   for (const job of jobs) {
     if (job.data.triggerType !== "record" || job.data.redelivered || job.data.attemptsBefore) {
-      singles.push(job);
+      groups.push({ job, members: [job] });
       continue;
     }
-    const group = byProject.get(job.data.projectId);
+    let group = byProject.get(job.data.projectId);
+    if (!group) {
+      group = { members: [], ids: new Set() };
+      byProject.set(job.data.projectId, group);
+    }
     // An event queued twice in one gathering is one run (a job's id would have done that).
-    if (group?.some((other) => other.data.id === job.data.id)) continue;
-    if (group) group.push(job);
-    else byProject.set(job.data.projectId, [job]);
+    if (group.ids.has(job.data.id)) continue;
+    group.ids.add(job.data.id);
+    group.members.push(job);
   }
-  const added: Array<{ name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }> = [...singles];
-  for (const group of byProject.values()) {
-    if (group.length === 1) {
-      added.push(group[0]!);
+  for (const { members } of byProject.values()) {
+    if (members.length === 1) {
+      groups.push({ job: members[0]!, members });
       continue;
     }
-    added.push({
-      name: BATCH_JOB_NAME,
-      data: { runs: group.map((job) => job.data) },
-      opts: {
-        jobId: batchJobId(group.length),
-        attempts: BATCH_ATTEMPTS,
-        backoff: { type: "fixed", delay: BATCH_BACKOFF_MS },
-        // Its runs are known by the log, not by the batch's id: nothing to keep once it is done.
-        removeOnComplete: true,
-        removeOnFail: KEEP_FAILED,
+    groups.push({
+      job: {
+        name: BATCH_JOB_NAME,
+        data: { runs: members.map((member) => member.data) },
+        opts: {
+          jobId: batchJobId(members.length),
+          attempts: BATCH_ATTEMPTS,
+          backoff: { type: "fixed", delay: BATCH_BACKOFF_MS },
+          // Its runs are known by the log, not by the batch's id: nothing to keep once it is done.
+          removeOnComplete: true,
+          removeOnFail: KEEP_FAILED,
+        },
       },
+      members,
     });
   }
-  return added;
+  return groups;
 }

@@ -95,7 +95,11 @@ export async function drainUndeliveredJobs(projectId: string, options: { followR
           : entry.presented
             ? (record as PublicRecord)
             : presentRecord({ schema, components: runtime.schemas, record: record as StoredRecord });
-      const jobs = recordTriggerJobs(entry.id, { type: event.type, projectId, schema: event.schema, record: present(entry.record)!, previous: present(entry.previous) }, automations);
+      const jobs = recordTriggerJobs(
+        entry.id,
+        { type: event.type, projectId, schema: event.schema, record: present(entry.record)!, previous: present(entry.previous) },
+        automations,
+      );
       // The entry may have been queued already (in a batch, whose runs the queue does not know by id).
       return jobs.map((job) => ({ ...job, redelivered: true }));
     });
