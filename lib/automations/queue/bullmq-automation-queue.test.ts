@@ -8,6 +8,7 @@ import { AppError } from "@/lib/errors";
 import type { AutomationJob } from "./automation-job";
 import { startPrivateRedis } from "@/test/support/fault-processes";
 import { BullmqAutomationQueue, runsInJob } from "./bullmq-automation-queue";
+import { ProjectRunSlots } from "./project-run-slots";
 
 /**
  * Queueing runs on BullMQ against real Redis (runs when REDIS_URL is set), and working batches with a
@@ -198,6 +199,37 @@ suite("BullMQ automation queue: adding runs", () => {
     );
     expect(await queue.failedJob("record-evtretry-aut")).toBeNull();
     expect(mostAtOnce).toBeLessThanOrEqual(2);
+  });
+
+  it("puts a batch whose project has no free run slot back in the delayed set with the runs it has not run, and runs each once", async () => {
+    // Another worker holds the project's only slot for a while.
+    const holder = new ProjectRunSlots({ redis, keyPrefix: `${keyPrefix}bull:automations:`, limit: 1 });
+    const held = await holder.tryTake("prj_adds");
+    expect(held).not.toBeNull();
+    const calls: string[] = [];
+    const queue = new BullmqAutomationQueue({
+      redisUrl: redisUrl!,
+      keyPrefix,
+      projectConcurrency: 1,
+      process: (run) => {
+        calls.push(run.id);
+        return Promise.resolve({ status: "completed", executionId: `exe_${run.id}` });
+      },
+    });
+    opened.push(queue);
+    await queue.add([job("record-evtwarm-aut")]);
+    const ids = ["record-evtslot1-aut", "record-evtslot2-aut", "record-evtslot3-aut"];
+    const first = queue.add([job("record-evtfirst-aut")]);
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.all([first, ...ids.map((id) => queue.add([job(id)]))]);
+
+    queue.startWorker();
+    await vi.waitFor(async () => expect((await queue.counts()).delayed).toBeGreaterThan(0), { timeout: 5_000, interval: 25 });
+    expect(calls).toEqual([]);
+    holder.give(held!);
+    await holder.close();
+    await vi.waitFor(async () => expect(await queue.counts()).toMatchObject({ waiting: 0, active: 0, delayed: 0 }), { timeout: 10_000, interval: 50 });
+    expect([...calls].sort()).toEqual([...ids, "record-evtfirst-aut", "record-evtwarm-aut"].sort());
   });
 
   it("tells a caller whose add timed out what became of its jobs once Redis answers again", async () => {
