@@ -17,7 +17,6 @@ import type { EditorSchema } from "@/components/endpoints/step-settings";
 import { useFlowEditor, type SaveFlowResult } from "@/components/endpoints/use-flow-editor";
 import { FlowTemplatesProvider, toTemplateContextStep, type FlowTemplateSource } from "@/components/endpoints/template-scope";
 import { newAutomationDraft, toAutomationInput, type AutomationDraft } from "./automation-draft";
-import { liveAutomationIssues } from "./live-automation-checks";
 import { RunNowPanel, type RunNowPanelHandle } from "./run-now-panel";
 import { TRIGGER_LABELS } from "./trigger-badge";
 import { FormTriggerSettings, RecordTriggerSettings, ScheduleTriggerSettings, type SavedForm } from "./trigger-settings";
@@ -55,6 +54,9 @@ function issueSummary(issue: ErrorIssue): string {
  * settings, the same step editor as endpoints, and retries. The server validates on save; its
  * issues (`trigger.cron`, `steps.2.limit`, `retry.attempts`) are shown at the inputs they are about.
  */
+/** The automation's live checks, loaded after the first paint (useFlowEditor). */
+const loadLiveAutomationIssues = () => import("./live-automation-checks").then((checks) => checks.liveAutomationIssues);
+
 export function AutomationEditor({
   projectId,
   automationId,
@@ -92,7 +94,7 @@ export function AutomationEditor({
     newDraft: newAutomationDraft,
     toInput: toAutomationInput,
     isDraft: isAutomationDraft,
-    liveIssues: liveAutomationIssues,
+    loadLiveIssues: loadLiveAutomationIssues,
   });
   const { draft, change, shownIssues } = editor;
   const runNowPanel = useRef<RunNowPanelHandle>(null);

@@ -18,7 +18,7 @@ import { EditorSaveBar, EditorWorkbench, RestoreDraftBanner, useEditorShortcuts 
 import type { StepRunResult } from "./step-run-result";
 import { checkReportsByKey } from "./last-test-run";
 import { lastRunStaleness, snapshotTestRun, type TestRunSnapshot } from "./last-run-staleness";
-import { liveEndpointIssues } from "./live-checks";
+import { loadLiveChecks } from "./live-hints";
 import { SlugSuggestion } from "./live-previews";
 import { TemplateTextarea } from "./template-field";
 import { FlowTemplatesProvider, TemplatePositionProvider, testOutputsOf, toTemplateContextStep, type FlowTemplateSource } from "./template-scope";
@@ -59,6 +59,9 @@ const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "all
  * the response, and a test run of the unsaved draft. The server validates on save and on test
  * runs; its issues (`steps.2.expression`) are shown next to the inputs they are about.
  */
+/** The endpoint's live checks, loaded after the first paint (useFlowEditor). */
+const loadLiveEndpointIssues = () => loadLiveChecks().then((checks) => checks.liveEndpointIssues);
+
 export function EndpointEditor({
   projectId,
   endpointId,
@@ -91,7 +94,7 @@ export function EndpointEditor({
     newDraft: newEndpointDraft,
     toInput: toEndpointInput,
     isDraft: isEndpointDraft,
-    liveIssues: liveEndpointIssues,
+    loadLiveIssues: loadLiveEndpointIssues,
     issuePrefix: /^endpoint\./,
   });
   const { draft, change, shownIssues, issues, setIssues, placeIssues, focusFirstMarkedField } = editor;

@@ -1,40 +1,18 @@
-import { endpointInputSchema, SLUG_PATTERN } from "@/lib/endpoints/endpoint-definition";
+import { endpointInputSchema } from "@/lib/endpoints/endpoint-definition";
 import type { ZodType } from "zod";
 import { issuesFromZod, type ErrorIssue } from "@/lib/errors";
-import { hasPlaceholders } from "@/lib/flow/engine/render-template";
 import { flowStepSchema } from "@/lib/flow/flow-definition";
-import { classifyAddress, describeAddressKind, parseHost } from "@/lib/outbound/address-policy";
 import { toEndpointInput, toStepInput, type EndpointDraft, type StepDraft } from "./endpoint-draft";
 
 /**
  * The checks the editors run as the owner types, with the same zod schemas and outbound address
  * policy the server uses (all browser-safe). Save-time validation stays the authority: these only
  * bring its verdict forward. A field left empty is not reported while typing (a new step's URL,
- * a new endpoint's name): that is for Save to say.
+ * a new endpoint's name): that is for Save to say. The editors load this module after their first
+ * paint (loadLiveChecks in live-hints.ts): with it come zod's flow schemas and the JMESPath compiler.
  */
 
-const SLUG_MAX = 64;
-const ALLOWLIST_NOTE = " (private, loopback and link-local hosts are blocked unless the server's OUTBOUND_ALLOWED_HOSTS lists them).";
-
-/** The slug a name or a mistyped slug most likely means: lowercase ASCII letters, digits and single dashes, ≤ 64. */
-export function suggestSlug(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/, "");
-}
-
-/** A suggestion for a slug that breaks the rules, or null when it is fine, empty or nothing better exists. */
-export function slugSuggestion(slug: string): string | null {
-  const trimmed = slug.trim();
-  if (trimmed === "" || SLUG_PATTERN.test(trimmed)) return null;
-  const suggestion = suggestSlug(trimmed);
-  return suggestion === "" || suggestion === trimmed ? null : suggestion;
-}
+export { outboundHostWarning, slugSuggestion, suggestSlug, withLiveIssues } from "./live-hints";
 
 function isBlank(value: unknown): boolean {
   if (value === undefined || value === null || value === "") return true;
@@ -93,41 +71,4 @@ export function hasLiveFlowIssues(ownIssues: readonly ErrorIssue[], steps: reado
 /** Whether the endpoint draft breaks a rule the editor can check as it is typed: a save would be refused. */
 export function hasLiveIssues(draft: EndpointDraft): boolean {
   return hasLiveFlowIssues(liveEndpointIssues(draft), draft.steps);
-}
-
-/**
- * Issues to show: the server's from the last save or test run, then the live ones at paths the
- * server said nothing about (its message is the fuller one, as it knows the project).
- */
-export function withLiveIssues(server: readonly ErrorIssue[], live: readonly ErrorIssue[]): ErrorIssue[] {
-  const covered = new Set(server.map((issue) => issue.path));
-  return [...server, ...live.filter((issue) => !covered.has(issue.path))];
-}
-
-/**
- * Why an outbound URL will be refused when it runs, or null: its host is `localhost` or an IP literal
- * (any spelling a browser accepts) that is not public. Names are only resolved at run time, and a
- * host made of placeholders is unknown until then, so neither is judged here.
- */
-export function outboundHostWarning(urlTemplate: string): string | null {
-  const text = urlTemplate.trim();
-  const authority = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(text)?.[1];
-  if (authority === undefined || hasPlaceholders(authority)) return null;
-  let hostname: string;
-  try {
-    hostname = new URL(text.replace(/\{\{[^}]*\}\}/g, "x")).hostname;
-  } catch {
-    return null;
-  }
-  const host = parseHost(hostname);
-  if (host.kind === "name") {
-    if (host.name === "localhost" || host.name.endsWith(".localhost") || host.name === "localhost.") {
-      return `${host.name} is a loopback host: the step's request will be refused when it runs${ALLOWLIST_NOTE}`;
-    }
-    return null;
-  }
-  if (host.kind !== "ip") return null;
-  const classification = classifyAddress(host.address);
-  if (classification.kind === "public") return null;
-  return `${host.address} is ${describeAddressKind(classification)}: the step's request will be refused when it runs${ALLOWLIST_NOTE}`;
 }

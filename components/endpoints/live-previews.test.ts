@@ -1,10 +1,11 @@
 import { createElement, type ComponentProps, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadAfterPaint } from "@/components/ui/use-after-paint";
 import { newStepDraft, type StepDraft } from "./endpoint-draft";
 import { FieldShell } from "@/components/ui/field";
 import { lastRunStaleness, snapshotTestRun } from "./last-run-staleness";
-import { SlugSuggestion } from "./live-previews";
+import { loadPreviewExpression, SlugSuggestion } from "./live-previews";
 import { StepRunResultView } from "./step-run-result";
 import { StepSettings } from "./step-settings";
 import { FlowTemplatesProvider, TemplatePositionProvider, type FlowTemplateSource } from "./template-scope";
@@ -49,6 +50,9 @@ const lastRun = {
 };
 
 describe("the transform's live result", () => {
+  // The browser imports the interpreter after the first paint; a static render has no effects.
+  beforeAll(() => loadAfterPaint(loadPreviewExpression));
+
   it("shows the expression's result over the last test run's context, with a status region for screen readers", () => {
     const html = atStep(1, source(lastRun), settings(transform("steps.tickets[?status==$.body.want].id")));
     expect(html).toContain("Result against the last test run");

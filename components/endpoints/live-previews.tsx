@@ -2,10 +2,10 @@
 
 import { useMemo } from "react";
 import type { CheckReport, OperandReport } from "@/lib/flow/steps/condition/explain-run-checks";
-import { PREVIEW_MAX_CHARS, previewExpression } from "@/lib/flow/steps/transform/preview-expression";
 import { CodeBlock } from "@/components/ui/code-block";
+import { useAfterPaint } from "@/components/ui/use-after-paint";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
-import { slugSuggestion } from "./live-checks";
+import { slugSuggestion } from "./live-hints";
 import { useLastRunContext, useLastRunContextStale } from "./template-scope";
 
 /** Said (and shown) wherever a result of the last test run no longer describes the draft. */
@@ -31,13 +31,21 @@ const ANNOUNCE_DELAY_MS = 1_000;
  * error (a wrong type over this data) is shown here. The visible result is not a live region;
  * a short summary is announced once typing pauses.
  */
+/** The transform's compiler and interpreter (JMESPath), imported after the first paint. */
+export const loadPreviewExpression = () => import("@/lib/flow/steps/transform/preview-expression");
+
 export function TransformPreview({ id, expression }: { id: string; expression: string }) {
   const lastRun = useLastRunContext();
   // The expression is evaluated live, but over the outputs earlier steps had in that run.
   const staleContext = useLastRunContextStale();
   const settledExpression = useDebouncedValue(expression, PREVIEW_DELAY_MS);
   const settledRun = useDebouncedValue(lastRun, PREVIEW_DELAY_MS);
-  const preview = useMemo(() => (settledRun === null ? null : previewExpression(settledExpression, settledRun)), [settledExpression, settledRun]);
+  const previews = useAfterPaint(loadPreviewExpression);
+  // Until the interpreter has arrived the preview says what it says for an empty expression.
+  const preview = useMemo(
+    () => (settledRun === null || previews === null ? null : previews.previewExpression(settledExpression, settledRun)),
+    [previews, settledExpression, settledRun],
+  );
   const summary =
     preview === null || preview.kind === "empty"
       ? ""
@@ -66,7 +74,7 @@ export function TransformPreview({ id, expression }: { id: string; expression: s
           <CodeBlock label="Transform result against the last test run" className="mt-1 max-h-64 rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-slate-800">
             {preview.text}
           </CodeBlock>
-          {preview.truncated && <p className="mt-1 text-xs text-slate-600">Showing the first {PREVIEW_MAX_CHARS.toLocaleString("en")} characters.</p>}
+          {preview.truncated && <p className="mt-1 text-xs text-slate-600">Showing the first {previews?.PREVIEW_MAX_CHARS.toLocaleString("en")} characters.</p>}
         </>
       )}
       {preview?.kind === "error" && preview.stage === "run" && <p className="mt-1 text-sm text-rose-700">{preview.message}</p>}

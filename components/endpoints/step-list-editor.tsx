@@ -11,7 +11,8 @@ import { FormError } from "@/components/ui/form-error";
 import { Select } from "@/components/ui/input";
 import { newStepDraft, type StepDraft } from "./endpoint-draft";
 import { capitalize, issuesUnder } from "./issues";
-import { liveStepIssues, withLiveIssues } from "./live-checks";
+import { useAfterPaint } from "@/components/ui/use-after-paint";
+import { loadLiveChecks, withLiveIssues } from "./live-hints";
 import { StepCard } from "./step-card";
 import type { EditorSchema } from "./step-settings";
 import type { StepRunResult } from "./step-run-result";
@@ -75,6 +76,8 @@ export function StepListEditor({
   lastRun?: Readonly<Record<string, StepRunResult>>;
 }) {
   const [newKind, setNewKind] = useState<StepKind>("query");
+  // Steps are marked as they are typed once the checks have loaded, just after the first paint.
+  const liveChecks = useAfterPaint(loadLiveChecks);
 
   function changeStep(key: string, patch: Partial<StepDraft>) {
     onStepEdited?.();
@@ -115,7 +118,7 @@ export function StepListEditor({
             step={step}
             index={index}
             count={steps.length}
-            issues={withLiveIssues(issuesUnder(issues, stepIssuePath(step.key)), liveStepIssues(step))}
+            issues={withLiveIssues(issuesUnder(issues, stepIssuePath(step.key)), liveChecks?.liveStepIssues(step) ?? [])}
             schemas={schemas}
             emailTemplates={emailTemplates}
             onChange={(patch) => changeStep(step.key, patch)}

@@ -16,7 +16,7 @@ import { newKey, type CheckDraft, type StepDraft } from "./endpoint-draft";
 import { issuesUnder, messageAt } from "./issues";
 import { KeyValueRows } from "./key-value-rows";
 import { TemplateInput, TemplateTextarea } from "./template-field";
-import { outboundHostWarning } from "./live-checks";
+import { outboundHostWarning } from "./live-hints";
 import { CheckVerdict, FieldWarning, TransformPreview } from "./live-previews";
 import { useLastRunCheckReport, useLastRunCheckStale } from "./template-scope";
 import { unindexedQueryFields } from "@/lib/flow/steps/shared/unindexed-query-fields";

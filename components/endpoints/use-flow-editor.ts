@@ -7,8 +7,9 @@ import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-temp
 import type { ActionResult } from "@/lib/http/action-result";
 import type { StepDraft } from "./endpoint-draft";
 import { draftStorageKey, type DraftOwnerKind } from "./draft-persistence";
+import { useAfterPaint } from "@/components/ui/use-after-paint";
 import { useStoredDraft, useUnsavedChangesGuard } from "./editor-shell";
-import { withLiveIssues } from "./live-checks";
+import { withLiveIssues } from "./live-hints";
 import { placeStepIssues, stepIssuePath } from "./step-list-editor";
 import { useLiveIssueSaveGuard } from "./use-live-issue-save-guard";
 
@@ -29,12 +30,16 @@ export function useFlowEditor<Draft extends { steps: StepDraft[] }>(options: {
   newDraft: () => Draft;
   toInput: (draft: Draft) => unknown;
   isDraft: (value: unknown) => value is Draft;
-  /** The checks run as the owner types (live-checks.ts). */
-  liveIssues: (draft: Draft) => ErrorIssue[];
+  /**
+   * Imports the checks run as the owner types (live-checks.ts) after the first paint, so that zod's
+   * flow schemas and the JMESPath compiler are not among the page's first scripts. Module-level.
+   */
+  loadLiveIssues: () => Promise<(draft: Draft) => ErrorIssue[]>;
   /** Dropped from the server's issue paths before they are placed (a test run's `endpoint.`). */
   issuePrefix?: RegExp;
 }) {
-  const { kind, projectId, id, toInput, liveIssues, issuePrefix } = options;
+  const { kind, projectId, id, toInput, issuePrefix } = options;
+  const loadedLiveIssues = useAfterPaint(options.loadLiveIssues);
   const router = useRouter();
   /** The definition as last saved: the draft is compared with it (unsaved changes) and stored while it differs. */
   const [saved, setSaved] = useState<Draft>(() => options.initial ?? options.newDraft());
@@ -47,6 +52,7 @@ export function useFlowEditor<Draft extends { steps: StepDraft[] }>(options: {
   const [warnings, setWarnings] = useState<TemplateWarning[]>([]);
   const [pending, startTransition] = useTransition();
   const { refuseOnLiveIssues, focusFirstMarkedField } = useLiveIssueSaveGuard(setError);
+  const liveIssues = (current: Draft): ErrorIssue[] => loadedLiveIssues?.(current) ?? [];
 
   /** An edit makes the last save's notice and warnings out of date. */
   function clearSaveMessages() {

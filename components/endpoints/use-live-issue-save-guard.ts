@@ -2,7 +2,8 @@
 
 import type { ErrorIssue } from "@/lib/errors";
 import type { StepDraft } from "./endpoint-draft";
-import { hasLiveFlowIssues } from "./live-checks";
+import { useAfterPaint } from "@/components/ui/use-after-paint";
+import { loadLiveChecks } from "./live-hints";
 import { useFocusFirstMarkedField } from "./use-focus-first-marked-field";
 
 export const LIVE_ISSUES_REFUSAL = "Fix the marked fields before saving.";
@@ -11,12 +12,15 @@ export const LIVE_ISSUES_REFUSAL = "Fix the marked fields before saving.";
  * Save's first step in the flow editors (endpoints and automations). The live checks use the
  * server's own schemas, so a draft they mark would be refused: say so at once, where the problem is,
  * instead of a round trip. Also returns the focus helper the editor uses for the server's issues.
+ * Until the live checks have loaded (just after the first paint) a save goes to the server, which
+ * validates it anyway.
  */
 export function useLiveIssueSaveGuard(onRefused: (message: string) => void) {
   const focusFirstMarkedField = useFocusFirstMarkedField();
+  const liveChecks = useAfterPaint(loadLiveChecks);
   /** True (and the owner taken to the first marked field) when the draft's live issues block saving. */
   function refuseOnLiveIssues(ownIssues: readonly ErrorIssue[], steps: readonly StepDraft[]): boolean {
-    if (!hasLiveFlowIssues(ownIssues, steps)) return false;
+    if (liveChecks === null || !liveChecks.hasLiveFlowIssues(ownIssues, steps)) return false;
     onRefused(LIVE_ISSUES_REFUSAL);
     focusFirstMarkedField();
     return true;

@@ -4,6 +4,7 @@ import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { SECRET_URL_ORIGIN_MESSAGE, secretNamesInValue, secretPlacementIssues, urlOriginIsTemplated } from "./secret-references";
 import { STEP_DEFINITIONS, STEP_REGISTRY, type StepKind } from "./steps/registry";
 import type { StepDefinition } from "./steps/step-definition";
+import { STEP_FIELD_CHECKS } from "./steps/field-checks";
 import { STEP_KINDS } from "./steps/step-kind";
 
 /**
@@ -26,8 +27,23 @@ const commonStepFields = z.object({
   continueOnError: z.boolean().default(false),
 });
 
+/** A kind's settings with the checks of field-checks.ts on their fields. */
+function checkedSettingsShape<Shape extends z.ZodRawShape>(kind: string, shape: Shape): Shape {
+  const checks = STEP_FIELD_CHECKS[kind as StepKind];
+  if (checks === undefined) return shape;
+  const checked: Record<string, z.core.$ZodType> = { ...shape };
+  for (const [field, check] of Object.entries(checks)) {
+    checked[field] = (shape[field] as z.ZodType).superRefine((value, ctx) => {
+      const problem = typeof value === "string" ? check(value) : null;
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+    });
+  }
+  return checked as unknown as Shape;
+}
+
 function stepSchema<K extends string, Shape extends z.ZodRawShape>(definition: StepDefinition<K, z.ZodObject<Shape>>) {
-  const schema = z.object({ ...commonStepFields.shape, ...definition.settings.shape, type: z.literal(definition.id) });
+  const settings = checkedSettingsShape(definition.id, definition.settings.shape);
+  const schema = z.object({ ...commonStepFields.shape, ...settings, type: z.literal(definition.id) });
   const refine = definition.refine?.bind(definition);
   const secretFields = new Set(definition.secretFields ?? []);
   return schema.superRefine((step, ctx) => {
