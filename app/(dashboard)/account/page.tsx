@@ -12,7 +12,7 @@ export default async function AccountPage() {
   return (
     <>
       <PageHeader title="Account" description={`Signed in as ${user.email}.`} />
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader title="Change password" />
           <CardBody>

@@ -31,7 +31,7 @@ export default async function MailboxPage({ searchParams }: { searchParams: Prom
           </CardBody>
         </Card>
       ) : (
-        <div className="grid gap-6 lg:grid-cols-[22rem_1fr]">
+        <div className="grid grid-cols-1 gap-6 lg:grid-cols-[22rem_minmax(0,1fr)]">
           <Card className="h-fit overflow-hidden">
             <ul aria-label="Messages" className="divide-y divide-slate-100">
               {messages.map((message) => (

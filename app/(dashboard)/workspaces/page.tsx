@@ -18,7 +18,7 @@ export default async function WorkspacesPage() {
   return (
     <>
       <PageHeader title="Workspaces" description="A workspace groups projects and the people who work on them." />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
           {workspaces.length === 0 ? (
             <Card>

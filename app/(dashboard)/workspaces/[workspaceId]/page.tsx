@@ -57,7 +57,7 @@ export default async function WorkspacePage({ params }: Params) {
         actions={isAdmin ? <CreateProjectDialog workspaceId={workspaceId} /> : undefined}
       />
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="space-y-6 lg:col-span-2">
           <Card aria-labelledby="projects-heading">
             <CardHeader title={<span id="projects-heading">Projects</span>} description="Each project has its own database, endpoints and API keys." />
