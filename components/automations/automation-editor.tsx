@@ -54,7 +54,7 @@ function issueSummary(issue: ErrorIssue): string {
  * settings, the same step editor as endpoints, and retries. The server validates on save; its
  * issues (`trigger.cron`, `steps.2.limit`, `retry.attempts`) are shown at the inputs they are about.
  */
-/** The automation's live checks, loaded after the first paint (useFlowEditor). */
+/** The automation's live checks, loaded at the owner's first input (useFlowEditor). */
 const loadLiveAutomationIssues = () => import("./live-automation-checks").then((checks) => checks.liveAutomationIssues);
 
 export function AutomationEditor({

@@ -1,6 +1,6 @@
 import type { EndpointAuthMode, EndpointInput, EndpointMethod, ResponseContentType } from "@/lib/endpoints/endpoint-definition";
-import type { ConditionOperator } from "@/lib/flow/steps/condition/definition";
-import { STEP_DEFINITIONS, STEP_REGISTRY } from "@/lib/flow/steps/registry";
+import type { ConditionOperator } from "@/lib/flow/steps/condition/catalog";
+import { STEP_CATALOG, STEP_CATALOG_ENTRIES } from "@/lib/flow/steps/catalog";
 import { STEP_KINDS, type StepKind } from "@/lib/flow/steps/step-kind";
 import { toEndpointInputSpec, toInputFieldDrafts, type InputFieldDraft } from "./input-fields-draft";
 
@@ -102,11 +102,11 @@ function operandText(value: unknown): string {
 }
 
 /** Kinds whose output is always null: they get no output name. */
-export const KINDS_WITHOUT_OUTPUT: ReadonlySet<StepKind> = new Set(STEP_KINDS.filter((kind) => STEP_REGISTRY[kind].editor.noOutput));
+export const KINDS_WITHOUT_OUTPUT: ReadonlySet<StepKind> = new Set(STEP_KINDS.filter((kind) => STEP_CATALOG_ENTRIES[kind].editor.noOutput));
 
 /** A new step of a kind, with the registry's defaults. */
 export function newStepDraft(type: StepKind, usedNames: readonly string[] = []): StepDraft {
-  const draft = toStepDraft({ type, ...STEP_DEFINITIONS[type].defaults });
+  const draft = toStepDraft({ type, ...STEP_CATALOG[type].defaults });
   if (KINDS_WITHOUT_OUTPUT.has(type)) return draft;
   // A new step gets an output name so its result can be used at once ({{steps.query1}}).
   let index = 1;
@@ -119,10 +119,10 @@ export function newStepDraft(type: StepKind, usedNames: readonly string[] = []):
 export function toStepDraft(step: unknown): StepDraft {
   const raw = (step ?? {}) as Record<string, unknown>;
   const type = (STEP_KINDS as readonly string[]).includes(String(raw.type)) ? (raw.type as StepKind) : "transform";
-  const rules = STEP_REGISTRY[type].editor;
+  const rules = STEP_CATALOG_ENTRIES[type].editor;
   const rowsKey = rules.rows ?? null;
   const settings: Record<string, string | string[]> = {};
-  for (const key of Object.keys(STEP_DEFINITIONS[type].settings.shape)) {
+  for (const key of Object.keys(STEP_CATALOG[type].defaults)) {
     if (key === rowsKey || (rules.checks && key === "checks")) continue;
     const value = raw[key];
     if (rules.lists?.includes(key)) settings[key] = Array.isArray(value) ? value.map(String) : [];
@@ -162,7 +162,7 @@ export function toCheckInputs(checks: readonly CheckDraft[]): Record<string, unk
 /** A step as the API takes it. */
 export function toStepInput(draft: StepDraft): Record<string, unknown> {
   const step: Record<string, unknown> = { type: draft.type, name: draft.name.trim() || null, enabled: draft.enabled, continueOnError: draft.continueOnError };
-  const rules = STEP_REGISTRY[draft.type].editor;
+  const rules = STEP_CATALOG_ENTRIES[draft.type].editor;
   const numbers = rules.numbers ?? {};
   for (const [key, value] of Object.entries(draft.settings)) {
     const numberRule = numbers[key];

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useRef, useState } from "react";
-import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-definition";
+import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-constants";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import type { EndpointInputSpec } from "@/lib/endpoints/endpoint-input";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
@@ -59,7 +59,7 @@ const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "all
  * the response, and a test run of the unsaved draft. The server validates on save and on test
  * runs; its issues (`steps.2.expression`) are shown next to the inputs they are about.
  */
-/** The endpoint's live checks, loaded after the first paint (useFlowEditor). */
+/** The endpoint's live checks, loaded at the owner's first input (useFlowEditor). */
 const loadLiveEndpointIssues = () => loadLiveChecks().then((checks) => checks.liveEndpointIssues);
 
 export function EndpointEditor({

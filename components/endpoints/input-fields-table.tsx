@@ -1,7 +1,7 @@
 "use client";
 
 import type { ErrorIssue } from "@/lib/errors";
-import { INPUT_FIELD_TYPES, INPUT_LIMITS, type InputFieldType, type InputLocation } from "@/lib/endpoints/endpoint-input";
+import { INPUT_FIELD_TYPES, INPUT_LIMITS, type InputFieldType, type InputLocation } from "@/lib/endpoints/endpoint-constants";
 import { FieldError } from "@/components/ui/form-error";
 import { Input, Select } from "@/components/ui/input";
 import { capitalize, RemoveRowButton, RowListFooter } from "./form-controls";

@@ -1,4 +1,4 @@
-import { SLUG_PATTERN } from "@/lib/endpoints/endpoint-definition";
+import { SLUG_PATTERN } from "@/lib/endpoints/endpoint-constants";
 import type { ErrorIssue } from "@/lib/errors";
 import { hasPlaceholders } from "@/lib/flow/engine/render-template";
 import { classifyAddress, describeAddressKind, parseHost } from "@/lib/outbound/address-policy";
@@ -6,10 +6,10 @@ import { classifyAddress, describeAddressKind, parseHost } from "@/lib/outbound/
 /**
  * The editors' hints that need no schema (slug suggestions, outbound hosts that will be refused)
  * and the merging of live issues with the server's. Apart from live-checks.ts, which validates with
- * the flow schemas (zod and the JMESPath compiler) and is loaded after the first paint.
+ * the flow schemas (zod and the JMESPath compiler) and is loaded at the owner's first input on the page.
  */
 
-/** The schema-based live checks, imported after the first paint (for useAfterPaint). */
+/** The schema-based live checks, imported at the owner's first input (for useOnFirstInput). */
 export const loadLiveChecks = () => import("./live-checks");
 
 const SLUG_MAX = 64;

@@ -1,7 +1,7 @@
 import { createElement, type ComponentProps, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadAfterPaint } from "@/components/ui/use-after-paint";
+import { loadForInput } from "@/components/ui/use-on-first-input";
 import { newStepDraft, type StepDraft } from "./endpoint-draft";
 import { FieldShell } from "@/components/ui/field";
 import { lastRunStaleness, snapshotTestRun } from "./last-run-staleness";
@@ -50,8 +50,8 @@ const lastRun = {
 };
 
 describe("the transform's live result", () => {
-  // The browser imports the interpreter after the first paint; a static render has no effects.
-  beforeAll(() => loadAfterPaint(loadPreviewExpression));
+  // The browser imports the interpreter at the first input; a static render has no effects.
+  beforeAll(() => loadForInput(loadPreviewExpression));
 
   it("shows the expression's result over the last test run's context, with a status region for screen readers", () => {
     const html = atStep(1, source(lastRun), settings(transform("steps.tickets[?status==$.body.want].id")));

@@ -3,7 +3,7 @@
 import { useMemo } from "react";
 import type { CheckReport, OperandReport } from "@/lib/flow/steps/condition/explain-run-checks";
 import { CodeBlock } from "@/components/ui/code-block";
-import { useAfterPaint } from "@/components/ui/use-after-paint";
+import { useOnFirstInput } from "@/components/ui/use-on-first-input";
 import { useDebouncedValue } from "@/components/ui/use-debounced-value";
 import { slugSuggestion } from "./live-hints";
 import { useLastRunContext, useLastRunContextStale } from "./template-scope";
@@ -31,7 +31,7 @@ const ANNOUNCE_DELAY_MS = 1_000;
  * error (a wrong type over this data) is shown here. The visible result is not a live region;
  * a short summary is announced once typing pauses.
  */
-/** The transform's compiler and interpreter (JMESPath), imported after the first paint. */
+/** The transform's compiler and interpreter (JMESPath), imported at the owner's first input on the page (useOnFirstInput). */
 export const loadPreviewExpression = () => import("@/lib/flow/steps/transform/preview-expression");
 
 export function TransformPreview({ id, expression }: { id: string; expression: string }) {
@@ -40,7 +40,7 @@ export function TransformPreview({ id, expression }: { id: string; expression: s
   const staleContext = useLastRunContextStale();
   const settledExpression = useDebouncedValue(expression, PREVIEW_DELAY_MS);
   const settledRun = useDebouncedValue(lastRun, PREVIEW_DELAY_MS);
-  const previews = useAfterPaint(loadPreviewExpression);
+  const previews = useOnFirstInput(loadPreviewExpression);
   // Until the interpreter has arrived the preview says what it says for an empty expression.
   const preview = useMemo(
     () => (settledRun === null || previews === null ? null : previews.previewExpression(settledExpression, settledRun)),

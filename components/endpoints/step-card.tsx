@@ -1,7 +1,7 @@
 "use client";
 
 import type { ErrorIssue } from "@/lib/errors";
-import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { STEP_CATALOG } from "@/lib/flow/steps/catalog";
 import { cn } from "@/components/ui/cn";
 import { FormError } from "@/components/ui/form-error";
 import { Input } from "@/components/ui/input";
@@ -41,8 +41,8 @@ export function StepCard({
   /** This step's result in the editor's last test run, when there was one. */
   lastRun?: StepRunResult;
 }) {
-  const definition = STEP_DEFINITIONS[step.type];
-  const known = new Set([...COMMON_KEYS, ...Object.keys(definition.settings.shape)]);
+  const definition = STEP_CATALOG[step.type];
+  const known = new Set([...COMMON_KEYS, ...Object.keys(definition.defaults)]);
   const unplaced = unplacedIssues(issues, known);
   const nameError = messageAt(issues, "name");
   const lastRunStale = useLastRunStepStale(step.key, index);

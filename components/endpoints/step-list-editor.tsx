@@ -3,7 +3,7 @@
 import { useState, type ReactNode } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
-import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { STEP_CATALOG } from "@/lib/flow/steps/catalog";
 import { STEP_KINDS, type StepKind } from "@/lib/flow/steps/step-kind";
 import { Button } from "@/components/ui/button";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
@@ -11,7 +11,7 @@ import { FormError } from "@/components/ui/form-error";
 import { Select } from "@/components/ui/input";
 import { newStepDraft, type StepDraft } from "./endpoint-draft";
 import { capitalize, issuesUnder } from "./issues";
-import { useAfterPaint } from "@/components/ui/use-after-paint";
+import { useOnFirstInput } from "@/components/ui/use-on-first-input";
 import { loadLiveChecks, withLiveIssues } from "./live-hints";
 import { StepCard } from "./step-card";
 import type { EditorSchema } from "./step-settings";
@@ -76,8 +76,8 @@ export function StepListEditor({
   lastRun?: Readonly<Record<string, StepRunResult>>;
 }) {
   const [newKind, setNewKind] = useState<StepKind>("query");
-  // Steps are marked as they are typed once the checks have loaded, just after the first paint.
-  const liveChecks = useAfterPaint(loadLiveChecks);
+  // Steps are marked as they are typed once the checks have loaded, from the owner's first input on.
+  const liveChecks = useOnFirstInput(loadLiveChecks);
 
   function changeStep(key: string, patch: Partial<StepDraft>) {
     onStepEdited?.();
@@ -136,7 +136,7 @@ export function StepListEditor({
             <Select id="new-step-kind" value={newKind} onChange={(event) => setNewKind(event.target.value as StepKind)} className="w-56">
               {STEP_KINDS.map((kind) => (
                 <option key={kind} value={kind}>
-                  {STEP_DEFINITIONS[kind].label}
+                  {STEP_CATALOG[kind].label}
                 </option>
               ))}
             </Select>

@@ -2,8 +2,8 @@
 
 import type { ReactNode } from "react";
 import type { ErrorIssue } from "@/lib/errors";
-import { CONDITION_OPERATORS, UNARY_OPERATORS, type ConditionOperator } from "@/lib/flow/steps/condition/definition";
-import { HTTP_METHODS } from "@/lib/flow/steps/http/definition";
+import { CONDITION_OPERATORS, UNARY_OPERATORS, type ConditionOperator } from "@/lib/flow/steps/condition/catalog";
+import { HTTP_METHODS } from "@/lib/flow/steps/http/catalog";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import type { StepKind } from "@/lib/flow/steps/step-kind";
 import { AUTH_BUILT_IN_FIELDS } from "@/lib/flow/steps/shared/project-checks";

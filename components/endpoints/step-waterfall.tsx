@@ -1,5 +1,5 @@
 import type { ExecutionStepLog } from "@/lib/flow/execution-log/execution-log-entry";
-import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { STEP_CATALOG } from "@/lib/flow/steps/catalog";
 import { cn } from "@/components/ui/cn";
 import { formatDuration } from "./status-badges";
 
@@ -53,7 +53,7 @@ export function StepWaterfall({ steps, totalMs }: { steps: readonly ExecutionSte
       <figcaption className="sr-only">Time line of the steps, on a scale of {formatDuration(scale)}</figcaption>
       <ol className="space-y-2">
         {rows.map(({ step, startMs }) => {
-          const name = `${step.index + 1}. ${STEP_DEFINITIONS[step.type]?.label ?? step.type}${step.name ? ` (steps.${step.name})` : ""}`;
+          const name = `${step.index + 1}. ${STEP_CATALOG[step.type]?.label ?? step.type}${step.name ? ` (steps.${step.name})` : ""}`;
           const timing = step.status === "skipped" ? "skipped" : `${formatDuration(step.durationMs)}, from ${startMs === 0 ? "0 ms" : formatDuration(startMs)}`;
           return (
             <li key={step.index} className={cn(ROW_GRID, "text-xs")}>

@@ -5,7 +5,7 @@ import { useImperativeHandle, useState, useTransition, type Ref } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
-import { STEP_DEFINITIONS } from "@/lib/flow/steps/registry";
+import { STEP_CATALOG } from "@/lib/flow/steps/catalog";
 import { CodeBlock } from "@/components/ui/code-block";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";
 import { FormError, Notice } from "@/components/ui/form-error";
@@ -215,7 +215,7 @@ export function TestRunPanel({
                 <li key={step.index} aria-label={`Step ${step.index + 1} result`} className="rounded-lg border border-slate-200">
                   <div className="flex flex-wrap items-center gap-2 px-3 py-2 text-sm">
                     <span className="grid size-6 place-items-center rounded-full bg-slate-100 text-xs font-semibold text-slate-600">{step.index + 1}</span>
-                    <span className="font-medium text-slate-900">{STEP_DEFINITIONS[step.type].label}</span>
+                    <span className="font-medium text-slate-900">{STEP_CATALOG[step.type].label}</span>
                     {step.name && <code className="font-mono text-xs text-slate-500">steps.{step.name}</code>}
                     <span className="ml-auto flex items-center gap-2">
                       <span className="text-xs tabular-nums text-slate-500">{formatDuration(step.durationMs)}</span>

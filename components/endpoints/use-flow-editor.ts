@@ -7,7 +7,7 @@ import type { TemplateWarning } from "@/lib/flow/template-context/find-flow-temp
 import type { ActionResult } from "@/lib/http/action-result";
 import type { StepDraft } from "./endpoint-draft";
 import { draftStorageKey, type DraftOwnerKind } from "./draft-persistence";
-import { useAfterPaint } from "@/components/ui/use-after-paint";
+import { useOnFirstInput } from "@/components/ui/use-on-first-input";
 import { useStoredDraft, useUnsavedChangesGuard } from "./editor-shell";
 import { withLiveIssues } from "./live-hints";
 import { placeStepIssues, stepIssuePath } from "./step-list-editor";
@@ -31,15 +31,15 @@ export function useFlowEditor<Draft extends { steps: StepDraft[] }>(options: {
   toInput: (draft: Draft) => unknown;
   isDraft: (value: unknown) => value is Draft;
   /**
-   * Imports the checks run as the owner types (live-checks.ts) after the first paint, so that zod's
-   * flow schemas and the JMESPath compiler are not among the page's first scripts. Module-level.
+   * Imports the checks run as the owner types (live-checks.ts) at the owner's first input, so that
+   * zod's flow schemas and the JMESPath compiler are not part of the page's load. Module-level.
    */
   loadLiveIssues: () => Promise<(draft: Draft) => ErrorIssue[]>;
   /** Dropped from the server's issue paths before they are placed (a test run's `endpoint.`). */
   issuePrefix?: RegExp;
 }) {
   const { kind, projectId, id, toInput, issuePrefix } = options;
-  const loadedLiveIssues = useAfterPaint(options.loadLiveIssues);
+  const loadedLiveIssues = useOnFirstInput(options.loadLiveIssues);
   const router = useRouter();
   /** The definition as last saved: the draft is compared with it (unsaved changes) and stored while it differs. */
   const [saved, setSaved] = useState<Draft>(() => options.initial ?? options.newDraft());

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, MAX_CACHE_SECONDS, RESPONSE_CONTENT_TYPES, SLUG_PATTERN } from "./endpoint-constants";
 import { endpointInputSpecSchema } from "./endpoint-input";
 
 /**
@@ -6,16 +7,8 @@ import { endpointInputSpecSchema } from "./endpoint-input";
  * validated by the flow engine's validateFlow; the checks that need the project's schemas (schema
  * exists, relation fields exist, authSchema exists) run in validate-endpoint.ts.
  */
-export const ENDPOINT_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-export const ENDPOINT_AUTH_MODES = ["public", "api_key", "end_user"] as const;
-export const RESPONSE_CONTENT_TYPES = ["application/json", "text/html", "application/xml", "text/plain", "text/csv"] as const;
-export const MAX_CACHE_SECONDS = 3600;
-
-export type EndpointMethod = (typeof ENDPOINT_METHODS)[number];
-export type EndpointAuthMode = (typeof ENDPOINT_AUTH_MODES)[number];
-export type ResponseContentType = (typeof RESPONSE_CONTENT_TYPES)[number];
-
-export const SLUG_PATTERN = /^[a-z0-9-]{1,64}$/;
+export { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, MAX_CACHE_SECONDS, RESPONSE_CONTENT_TYPES, SLUG_PATTERN } from "./endpoint-constants";
+export type { EndpointAuthMode, EndpointMethod, ResponseContentType } from "./endpoint-constants";
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 
 /**

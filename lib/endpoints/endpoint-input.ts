@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { checkPattern } from "@/lib/schemas/pattern-safety";
+import { INPUT_FIELD_NAME, INPUT_FIELD_TYPES, INPUT_LIMITS, type InputFieldType, type InputLocation } from "./endpoint-constants";
 
 /**
  * An endpoint's typed input (docs/DESIGN.md "Typed endpoint inputs"): the query parameters and body
@@ -9,22 +10,8 @@ import { checkPattern } from "@/lib/schemas/pattern-safety";
  * `min`/`max` bound the value of numbers and integers, the length of strings and the item count of
  * arrays; they do not apply to booleans and objects.
  */
-export const INPUT_FIELD_TYPES = ["string", "number", "integer", "boolean", "array", "object"] as const;
-export type InputFieldType = (typeof INPUT_FIELD_TYPES)[number];
-export const INPUT_LOCATIONS = ["query", "body"] as const;
-export type InputLocation = (typeof INPUT_LOCATIONS)[number];
-
-export const INPUT_LIMITS = {
-  /** Declared fields per location (query, body). */
-  maxFields: 50,
-  maxEnumValues: 50,
-  maxEnumStringLength: 200,
-  /** A refused call lists at most this many issues. */
-  maxIssues: 20,
-} as const;
-
-/** Letters, digits, `_` and `-`, starting with a letter: usable as `{{body.<name>}}` and in a query string. */
-export const INPUT_FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+export { INPUT_FIELD_NAME, INPUT_FIELD_TYPES, INPUT_LIMITS, INPUT_LOCATIONS } from "./endpoint-constants";
+export type { InputFieldType, InputLocation } from "./endpoint-constants";
 const INPUT_FIELD_NAME_MESSAGE = "must start with a letter and contain only letters, digits, _ or - (at most 64)";
 
 /** Names every plain object inherits: declaring one would read the prototype's member for an absent field. */

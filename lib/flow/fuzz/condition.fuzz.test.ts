@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { FlowContext } from "@/lib/flow/engine/context";
 import { FlowStop, type StepRunContext } from "@/lib/flow/engine/step-runner";
 import { validateFlow, type FlowStepOf } from "@/lib/flow/flow-definition";
-import { CONDITION_OPERATORS, type ConditionCheck } from "@/lib/flow/steps/condition/definition";
+import { CONDITION_OPERATORS } from "@/lib/flow/steps/condition/catalog";
+import type { ConditionCheck } from "@/lib/flow/steps/condition/definition";
 import { evaluateCheck } from "@/lib/flow/steps/condition/evaluate-check";
 import { runCondition } from "@/lib/flow/steps/condition/run";
 import {

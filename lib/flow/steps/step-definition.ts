@@ -1,22 +1,19 @@
 import type { z } from "zod";
 import type { ErrorIssue } from "@/lib/errors";
 import type { StepProjectContext } from "./shared/project-checks";
+import type { StepCatalogEntry } from "./step-catalog";
 
 /**
  * The browser-safe half of a step kind: what the editor, the management API and the engine agree
- * on about its settings. The runner lives beside it in `run.ts` and is never imported by the UI.
+ * on about its settings. Its catalog entry (`catalog.ts` beside it: label, defaults, editor rules)
+ * is spread into it; the editor reads the catalog alone, so that the dashboard's first scripts carry
+ * no zod schema. The runner lives beside it in `run.ts` and is never imported by the UI.
  */
-export interface StepDefinition<K extends string = string, S extends z.ZodObject = z.ZodObject> {
-  /** The step's `type`. */
-  readonly id: K;
-  readonly label: string;
-  readonly description: string;
+export interface StepDefinition<K extends string = string, S extends z.ZodObject = z.ZodObject> extends StepCatalogEntry<K> {
   /** The step's own fields (the common ones, type/name/enabled/continueOnError, are added by the flow schema). */
   readonly settings: S;
-  /** Starting values of a new step in the editor. */
+  /** Starting values of a new step in the editor (the catalog's, checked against the settings here). */
   readonly defaults: z.input<S>;
-  /** How the editor holds the settings that are not plain text; `{}` when all are. */
-  readonly editor: StepEditorRules;
   /**
    * The step's own time limit inside the run budget; the engine gives it an abort signal that
    * fires at the smaller of this and what is left of the run. Absent for synchronous steps.
@@ -36,26 +33,6 @@ export interface StepDefinition<K extends string = string, S extends z.ZodObject
    * to the step (`schema`, `expand.0`). Pure: the project's facts come in `project`.
    */
   checkWithProject?(settings: z.output<S>, project: StepProjectContext): ErrorIssue[];
-}
-
-/**
- * How the dashboard's flow editor holds a kind's settings where they are not plain text
- * (components/endpoints/endpoint-draft.ts converts between its drafts and the settings with them).
- * Part of each definition, so that a new kind decides them beside its settings.
- */
-export interface StepEditorRules {
-  /** The map setting edited as name → value rows. */
-  readonly rows?: "headers" | "values";
-  /** Edited as condition checks. */
-  readonly checks?: true;
-  /** Numbers in the API, text in the editor ("" = absent, or null when nullable). */
-  readonly numbers?: Readonly<Record<string, "required" | "nullable">>;
-  /** Lists of strings. */
-  readonly lists?: readonly string[];
-  /** Text settings whose empty value means none (null). */
-  readonly emptyIsNull?: readonly string[];
-  /** The output is always null, so a new step gets no output name. */
-  readonly noOutput?: true;
 }
 
 /** Keeps a definition's precise types while checking it against the contract. */

@@ -2,12 +2,7 @@ import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { templateSchema } from "../shared/fields";
 import { defineStep } from "../step-definition";
-
-export const CONDITION_OPERATORS = ["equals", "not_equals", "contains", "greater_than", "less_than", "exists", "not_exists"] as const;
-export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
-
-/** Operators that look at the left operand only. */
-export const UNARY_OPERATORS: ReadonlySet<ConditionOperator> = new Set(["exists", "not_exists"]);
+import { CONDITION_OPERATORS, UNARY_OPERATORS, conditionCatalog } from "./catalog";
 
 /** An operand: a template (a single placeholder keeps its type) or a JSON scalar. */
 const operandSchema = z.union([templateSchema(2_000), z.number(), z.boolean(), z.null()]);
@@ -31,9 +26,7 @@ export type ConditionCheck = z.output<typeof conditionCheckSchema>;
  * status and body, or 422 {"error":"condition not met"}. Output: none (null).
  */
 export const conditionStep = defineStep({
-  id: "condition",
-  label: "Condition",
-  description: "Stop the flow cleanly unless the checks pass.",
+  ...conditionCatalog,
   settings: z.object({
     checks: z.array(conditionCheckSchema).min(1, "add at least one check").max(FLOW_LIMITS.maxConditionChecks, `at most ${FLOW_LIMITS.maxConditionChecks} checks`),
     combinator: z.enum(["all", "any"]).default("all"),
@@ -50,6 +43,4 @@ export const conditionStep = defineStep({
       .nullish()
       .transform((body) => (body === undefined || body === "" ? null : body)),
   }),
-  defaults: { checks: [{ left: "", operator: "exists" }], combinator: "all", stopStatus: null, stopBody: null },
-  editor: { checks: true, numbers: { stopStatus: "nullable" }, emptyIsNull: ["stopBody"], noOutput: true },
 });

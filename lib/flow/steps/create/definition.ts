@@ -3,19 +3,16 @@ import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { fieldValuesSchema, schemaNameSchema } from "../shared/fields";
 import { recordSchemaOf, unknownFieldIssues } from "../shared/project-checks";
 import { defineStep } from "../step-definition";
+import { createCatalog } from "./catalog";
 
 /** Creates one record; the records API validation applies. Output: the created record. */
 export const createStep = defineStep({
-  id: "create",
-  label: "Create record",
-  description: "Create a record from field values (templates); required, type, unique and relation rules apply.",
+  ...createCatalog,
   settings: z.object({
     schema: schemaNameSchema,
     /** Field → template; a single placeholder keeps its type. */
     values: fieldValuesSchema.default({}),
   }),
-  defaults: { schema: "", values: {} },
-  editor: { rows: "values" },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
   checkWithProject(settings, project) {
     const found = recordSchemaOf(project, settings.schema);

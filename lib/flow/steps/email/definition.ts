@@ -2,15 +2,14 @@ import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { templateSchema } from "../shared/fields";
 import { defineStep } from "../step-definition";
+import { emailCatalog } from "./catalog";
 
 /**
  * Sends an email through the project's mail server: a saved template by name, or an inline subject
  * and body. Every field accepts placeholders; values placed into HTML are escaped. Output: none (null).
  */
 export const emailStep = defineStep({
-  id: "email",
-  label: "Send email",
-  description: "Send an email from a saved template or an inline subject and body.",
+  ...emailCatalog,
   settings: z.object({
     /** Recipients, separated by commas or semicolons. */
     to: templateSchema(2_000).trim().min(1, "enter a recipient"),
@@ -31,8 +30,6 @@ export const emailStep = defineStep({
     format: z.enum(["text", "html"]).default("text"),
   }),
   secretFields: ["body"],
-  defaults: { to: "", template: null, subject: "", body: "", format: "text" },
-  editor: { emptyIsNull: ["template"], noOutput: true },
   timeoutMs: FLOW_LIMITS.mailTimeoutMs,
   refine(settings, ctx) {
     if (settings.template !== null) return;

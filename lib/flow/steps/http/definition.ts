@@ -2,17 +2,14 @@ import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { headersSchema, templateSchema, urlTemplateSchema } from "../shared/fields";
 import { defineStep } from "../step-definition";
-
-export const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+import { HTTP_METHODS, httpCatalog } from "./catalog";
 
 /**
  * Calls an outside HTTP API (egress-checked, no redirects, 10 s, reply captured up to 256 KB).
  * Output: `{status, ok, body}` with JSON replies parsed; a non-2xx reply is data, not a failure.
  */
 export const httpStep = defineStep({
-  id: "http",
-  label: "HTTP request",
-  description: "Call an outside API; the output is {status, ok, body}.",
+  ...httpCatalog,
   settings: z.object({
     method: z.enum(HTTP_METHODS).default("GET"),
     /** Values inserted after the start of the URL are percent-encoded. */
@@ -24,8 +21,6 @@ export const httpStep = defineStep({
       .transform((body) => body ?? ""),
   }),
   secretFields: ["url", "headers", "body"],
-  defaults: { method: "GET", url: "", headers: {}, body: "" },
-  editor: { rows: "headers" },
   timeoutMs: FLOW_LIMITS.outboundTimeoutMs,
   refine(settings, ctx) {
     if (settings.method === "GET" && settings.body.trim() !== "") {

@@ -1,15 +1,13 @@
 import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
-import { fieldNameSchema, schemaNameSchema } from "../shared/fields";
-import { filterLinesSchema } from "../shared/filter-lines";
+import { fieldNameSchema, filterLinesSchema, schemaNameSchema } from "../shared/fields";
 import { filterFieldIssues, recordSchemaOf, unknownFieldIssues } from "../shared/project-checks";
 import { defineStep } from "../step-definition";
+import { queryCatalog } from "./catalog";
 
 /** Reads records of one schema. Output: the array of matched records (expanded relations under `expand.<field>`). */
 export const queryStep = defineStep({
-  id: "query",
-  label: "Query records",
-  description: "Find records of a schema by equality filters; the output is the array of records.",
+  ...queryCatalog,
   settings: z.object({
     schema: schemaNameSchema,
     /** One `field=<template>` per line; all must match. */
@@ -25,8 +23,6 @@ export const queryStep = defineStep({
     /** Relation fields whose related documents are included under `expand.<field>`. */
     expand: z.array(fieldNameSchema).max(FLOW_LIMITS.maxExpand).default([]),
   }),
-  defaults: { schema: "", filters: "", limit: 20, sort: null, expand: [] },
-  editor: { numbers: { limit: "required" }, lists: ["expand"], emptyIsNull: ["sort"] },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
   checkWithProject(settings, project) {
     const found = recordSchemaOf(project, settings.schema);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hasPlaceholders } from "@/lib/flow/engine/render-template";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
+import { parseFilterLines } from "./filter-lines";
 
 /** Shared field schemas of step settings (browser-safe). */
 
@@ -67,3 +68,12 @@ export function isHttpUrl(text: string): boolean {
     return false;
   }
 }
+
+/** The `filters` setting: text with one `field=<template>` per line. */
+export const filterLinesSchema = z
+  .string()
+  .max(10_000, "must be at most 10000 characters")
+  .superRefine((text, ctx) => {
+    const parsed = parseFilterLines(text);
+    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
+  });

@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { renderValue, type TemplateScope } from "@/lib/flow/engine/render-template";
 import type { FlowFilter } from "@/lib/flow/engine/flow-services";
 
@@ -49,12 +48,3 @@ export function parseFilterLines(text: string): ParsedFilterLines {
 export function renderFilters(filters: readonly FilterLine[], scope: TemplateScope): FlowFilter[] {
   return filters.map((filter) => ({ field: filter.field, value: renderValue(filter.template, scope) }));
 }
-
-/** The `filters` setting: text with one `field=<template>` per line. */
-export const filterLinesSchema = z
-  .string()
-  .max(10_000, "must be at most 10000 characters")
-  .superRefine((text, ctx) => {
-    const parsed = parseFilterLines(text);
-    if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.error });
-  });

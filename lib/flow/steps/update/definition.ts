@@ -1,23 +1,20 @@
 import { z } from "zod";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
-import { fieldValuesSchema, schemaNameSchema } from "../shared/fields";
-import { filterLinesSchema, parseFilterLines } from "../shared/filter-lines";
+import { fieldValuesSchema, filterLinesSchema, schemaNameSchema } from "../shared/fields";
+import { parseFilterLines } from "../shared/filter-lines";
 import { filterFieldIssues, recordSchemaOf, unknownFieldIssues } from "../shared/project-checks";
 import { defineStep } from "../step-definition";
+import { updateCatalog } from "./catalog";
 
 /** Updates the first record matching the filters. Output: the record with `matched: true`, or `{matched: false}`. */
 export const updateStep = defineStep({
-  id: "update",
-  label: "Update record",
-  description: "Update the first record that matches the filters with field values (templates).",
+  ...updateCatalog,
   settings: z.object({
     schema: schemaNameSchema,
     /** One `field=<template>` per line; at least one, so an update never hits an arbitrary record. */
     filters: filterLinesSchema,
     values: fieldValuesSchema.default({}),
   }),
-  defaults: { schema: "", filters: "", values: {} },
-  editor: { rows: "values" },
   timeoutMs: FLOW_LIMITS.databaseTimeoutMs,
   refine(settings, ctx) {
     const parsed = parseFilterLines(settings.filters);
