@@ -1,4 +1,5 @@
-import { DEFAULT_BACKOFF_SECONDS, RECORD_EVENTS, type AutomationInput, type RecordEventType, type TriggerType } from "@/lib/automations/automation-definition";
+import { DEFAULT_BACKOFF_SECONDS, RECORD_EVENTS, type RecordEventType, type TriggerType } from "@/lib/automations/automation-constants";
+import type { AutomationInput } from "@/lib/automations/automation-definition";
 import { toCheckDrafts, toCheckInputs, toStepDraft, toStepInput, type CheckDraft, type StepDraft } from "@/components/endpoints/endpoint-draft";
 
 /**

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useRef } from "react";
-import { MAX_BACKOFF_SECONDS, MAX_RETRY_ATTEMPTS, TRIGGER_TYPES, type TriggerType } from "@/lib/automations/automation-definition";
+import { MAX_BACKOFF_SECONDS, MAX_RETRY_ATTEMPTS, TRIGGER_TYPES, type TriggerType } from "@/lib/automations/automation-constants";
 import type { ErrorIssue } from "@/lib/errors";
 import type { ReplayProblem, ReplayRequest } from "@/lib/flow/execution-log/replay-request";
 import { Card, CardBody, CardHeader } from "@/components/ui/card";

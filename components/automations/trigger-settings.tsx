@@ -1,7 +1,7 @@
 "use client";
 
 import { useMemo, useSyncExternalStore } from "react";
-import { RECORD_EVENTS, type RecordEventType } from "@/lib/automations/automation-definition";
+import { RECORD_EVENTS, type RecordEventType } from "@/lib/automations/automation-constants";
 import type { ErrorIssue } from "@/lib/errors";
 import { CodeBlock } from "@/components/ui/code-block";
 import { CopyButton } from "@/components/ui/copy-button";

@@ -2,21 +2,15 @@ import { z } from "zod";
 import { conditionCheckSchema } from "@/lib/flow/steps/condition/definition";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { originSchema, SLUG_PATTERN } from "@/lib/endpoints/endpoint-definition";
+import { DEFAULT_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS, MAX_RETRY_ATTEMPTS, RECORD_EVENTS } from "./automation-constants";
 
 /**
  * An automation as the management API, exports and the dashboard read and write it (issue 10,
  * docs/DESIGN.md "Automations"): the same flows as endpoints, started by a trigger instead of a call.
  * Browser-safe: the dashboard's editor validates with the same schemas.
  */
-export const TRIGGER_TYPES = ["form", "record", "schedule", "manual"] as const;
-export type TriggerType = (typeof TRIGGER_TYPES)[number];
-
-export const RECORD_EVENTS = ["create", "update", "delete"] as const;
-export type RecordEventType = (typeof RECORD_EVENTS)[number];
-
-export const MAX_RETRY_ATTEMPTS = 5;
-export const MAX_BACKOFF_SECONDS = 3_600;
-export const DEFAULT_BACKOFF_SECONDS = 30;
+export { DEFAULT_BACKOFF_SECONDS, MAX_BACKOFF_SECONDS, MAX_RETRY_ATTEMPTS, RECORD_EVENTS, TRIGGER_TYPES } from "./automation-constants";
+export type { RecordEventType, TriggerType } from "./automation-constants";
 
 const httpUrlSchema = z
   .string()
