@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useRef, useState } from "react";
+import { Suspense, useCallback, useMemo, useRef, useState } from "react";
 import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-constants";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import type { EndpointInputSpec } from "@/lib/endpoints/endpoint-input";
@@ -10,6 +10,7 @@ import { ChoiceCards } from "@/components/ui/choice-cards";
 import { CopyButton } from "@/components/ui/copy-button";
 import { FieldShell, TextField } from "@/components/ui/field";
 import { NameSelect, Select } from "@/components/ui/input";
+import { lazyWithPreload } from "@/components/ui/lazy-with-preload";
 import type { ActionResult } from "@/lib/http/action-result";
 import { canCache, newEndpointDraft, toEndpointInput, type EndpointDraft } from "./endpoint-draft";
 import { AllowedOriginsField, Checkbox } from "./form-controls";
@@ -27,7 +28,7 @@ import { KeyValueRows } from "./key-value-rows";
 import { AUTH_MODE_LABELS } from "./status-badges";
 import { isStepListIssue, StepListEditor } from "./step-list-editor";
 import { SchemaSelectField, type EditorSchema } from "./step-settings";
-import { TestRunPanel, type TestRunPanelHandle, type TestRunRequest } from "./test-run-panel";
+import type { TestRunPanelHandle, TestRunRequest } from "./test-run-panel";
 import { InputFieldsTable } from "./input-fields-table";
 import { sampleRequestOf, toEndpointInputSpec } from "./input-fields-draft";
 import { useFlowEditor, type SaveFlowResult } from "./use-flow-editor";
@@ -50,6 +51,18 @@ const CACHE_CHOICES = [
 
 function isEndpointDraft(value: unknown): value is EndpointDraft {
   return hasShapeOf(value, newEndpointDraft()) && hasShapeOf((value as EndpointDraft).response, newEndpointDraft().response);
+}
+
+/**
+ * The test-run panel is its own chunk. The server renders it as usual, so its box is in the first
+ * paint; in the browser its code is fetched when hydration reaches it, after the editor's own, and it
+ * hydrates in a task of its own: the page's first scripts and its hydration task leave it out.
+ */
+const { Component: TestRunPanel } = lazyWithPreload(() => import("./test-run-panel").then((module) => module.TestRunPanel));
+
+/** Where the panel goes while its code loads after a client-side navigation (hydration keeps the server's HTML instead). */
+function TestRunPanelLoading() {
+  return <div aria-busy="true" className="min-h-96 rounded-xl border border-slate-200 bg-white shadow-sm" />;
 }
 
 const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response", "input"]);
@@ -100,6 +113,15 @@ export function EndpointEditor({
   const { draft, change, shownIssues, issues, setIssues, placeIssues, focusFirstMarkedField } = editor;
   const [lastRun, setLastRun] = useState<Record<string, StepRunResult>>();
   const testPanel = useRef<TestRunPanelHandle>(null);
+  // Ctrl/Cmd+Enter pressed before the panel's code arrived: the run starts once it has.
+  const runWhenReady = useRef(false);
+  const attachTestPanel = useCallback((handle: TestRunPanelHandle | null) => {
+    testPanel.current = handle;
+    if (handle && runWhenReady.current) {
+      runWhenReady.current = false;
+      handle.run();
+    }
+  }, []);
   const [lastTest, setLastTest] = useState<Pick<FlowTemplateSource, "testOutputs" | "testRequest" | "testChecks">>({});
   /** The steps the last test run ran: its results are marked stale where the draft has moved on. */
   const [lastTestSnapshot, setLastTestSnapshot] = useState<TestRunSnapshot>();
@@ -154,7 +176,10 @@ export function EndpointEditor({
     save: () => {
       if (!editor.pending) save();
     },
-    run: () => testPanel.current?.run(),
+    run: () => {
+      if (testPanel.current) testPanel.current.run();
+      else runWhenReady.current = true;
+    },
   });
 
   function restoreStoredDraft() {
@@ -181,15 +206,17 @@ export function EndpointEditor({
         flowLabel="Endpoint definition"
         sideLabel="Test the draft"
         side={
-          <TestRunPanel
-            ref={testPanel}
-            projectId={projectId}
-            endUser={draft.auth === "end_user"}
-            run={testRun}
-            replay={replay}
-            replayProblem={replayProblem}
-            sample={inputSample}
-          />
+          <Suspense fallback={<TestRunPanelLoading />}>
+            <TestRunPanel
+              ref={attachTestPanel}
+              projectId={projectId}
+              endUser={draft.auth === "end_user"}
+              run={testRun}
+              replay={replay}
+              replayProblem={replayProblem}
+              sample={inputSample}
+            />
+          </Suspense>
         }
         flow={
           <>

@@ -1,0 +1,35 @@
+"use client";
+
+import { use, type ComponentType, type ReactNode } from "react";
+
+/**
+ * A component whose code is its own chunk (a dynamic `import()`), for parts of a page that the
+ * server renders but the first scripts need not carry. Unlike React.lazy, once the module is loaded
+ * it renders at once, in any render, and `preload` can load it ahead: the server loads it when this
+ * module is evaluated, so even the first request after a start renders it in the HTML, not a
+ * fallback, and a static render in a test can preload it. In the browser it loads when React first
+ * renders it: during hydration the server's HTML stays in place (wrap it in a Suspense boundary)
+ * and hydrates in a task of its own when the chunk arrives; the boundary's fallback shows only
+ * after a client-side navigation, while the chunk loads.
+ */
+export function lazyWithPreload<Props extends object>(
+  load: () => Promise<ComponentType<Props>>,
+): { Component: (props: Props) => ReactNode; preload: () => Promise<ComponentType<Props>> } {
+  let loaded: ComponentType<Props> | null = null;
+  let loading: Promise<ComponentType<Props>> | null = null;
+  const preload = () =>
+    (loading ??= load().then(
+      (component) => (loaded = component),
+      (error: unknown) => {
+        // A failed download may succeed on the next render's attempt.
+        loading = null;
+        throw error;
+      },
+    ));
+  if (typeof window === "undefined") void preload().catch(() => {});
+  function Component(props: Props) {
+    const Loaded = loaded ?? use(preload());
+    return <Loaded {...props} />;
+  }
+  return { Component, preload };
+}
