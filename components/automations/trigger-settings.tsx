@@ -11,7 +11,8 @@ import { NameSelect } from "@/components/ui/input";
 import { newKey } from "@/components/endpoints/endpoint-draft";
 import { AllowedOriginsField, Checkbox } from "@/components/endpoints/form-controls";
 import { issuesUnder, messageAt } from "@/components/endpoints/issues";
-import { ConditionChecks, PassWhenField, recordSchemaNames, SchemaSelectField, type EditorSchema } from "@/components/endpoints/step-settings";
+import { recordSchemaNames, SchemaSelectField, type EditorSchema } from "@/components/endpoints/schema-select-field";
+import { ConditionChecks, PassWhenField } from "@/components/endpoints/step-forms/condition";
 import type { AutomationDraft } from "./automation-draft";
 import { formatScheduleTime, previewSchedule } from "./schedule-preview";
 

@@ -7,7 +7,7 @@ import { FieldShell } from "@/components/ui/field";
 import { lastRunStaleness, snapshotTestRun } from "./last-run-staleness";
 import { loadPreviewExpression, SlugSuggestion } from "./live-previews";
 import { StepRunResultView } from "./step-run-result";
-import { StepSettings } from "./step-settings";
+import { preloadStepForms, StepSettings } from "./step-settings";
 import { FlowTemplatesProvider, TemplatePositionProvider, type FlowTemplateSource } from "./template-scope";
 import { Input } from "@/components/ui/input";
 
@@ -48,6 +48,9 @@ const lastRun = {
   },
   testRequest: { body: { want: "open" }, query: {}, user: null },
 };
+
+// The forms are chunks of their own: a static render (no Suspense retry) needs them loaded first.
+beforeAll(() => preloadStepForms());
 
 describe("the transform's live result", () => {
   // The browser imports the interpreter at the first input; a static render has no effects.

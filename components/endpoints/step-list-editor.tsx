@@ -14,8 +14,14 @@ import { capitalize, issuesUnder } from "./issues";
 import { useOnFirstInput } from "@/components/ui/use-on-first-input";
 import { loadLiveChecks, withLiveIssues } from "./live-hints";
 import { StepCard } from "./step-card";
-import type { EditorSchema } from "./step-settings";
+import { preloadStepForms, type EditorSchema } from "./step-settings";
 import type { StepRunResult } from "./step-run-result";
+
+/**
+ * What editing steps needs beyond the first paint: the live checks, and every kind's settings form
+ * (the add-step menu's), so that a step added later appears at once. One load, one re-render.
+ */
+const loadStepEditing = () => Promise.all([loadLiveChecks(), preloadStepForms()]).then(([checks]) => checks);
 
 /**
  * Editors keep the issues of a step under the step's key (`@<key>.expression`) rather than its
@@ -77,7 +83,7 @@ export function StepListEditor({
 }) {
   const [newKind, setNewKind] = useState<StepKind>("query");
   // Steps are marked as they are typed once the checks have loaded, from the owner's first input on.
-  const liveChecks = useOnFirstInput(loadLiveChecks);
+  const liveChecks = useOnFirstInput(loadStepEditing);
 
   function changeStep(key: string, patch: Partial<StepDraft>) {
     onStepEdited?.();
