@@ -1,6 +1,6 @@
 "use client";
 
-import { Suspense, useCallback, useMemo, useRef, useState } from "react";
+import { useCallback, useMemo, useRef, useState } from "react";
 import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-constants";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import type { EndpointInputSpec } from "@/lib/endpoints/endpoint-input";
@@ -59,11 +59,6 @@ function isEndpointDraft(value: unknown): value is EndpointDraft {
  * hydrates in a task of its own: the page's first scripts and its hydration task leave it out.
  */
 const { Component: TestRunPanel } = lazyWithPreload(() => import("./test-run-panel").then((module) => module.TestRunPanel));
-
-/** Where the panel goes while its code loads after a client-side navigation (hydration keeps the server's HTML instead). */
-function TestRunPanelLoading() {
-  return <div aria-busy="true" className="min-h-96 rounded-xl border border-slate-200 bg-white shadow-sm" />;
-}
 
 const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response", "input"]);
 
@@ -206,17 +201,15 @@ export function EndpointEditor({
         flowLabel="Endpoint definition"
         sideLabel="Test the draft"
         side={
-          <Suspense fallback={<TestRunPanelLoading />}>
-            <TestRunPanel
-              ref={attachTestPanel}
-              projectId={projectId}
-              endUser={draft.auth === "end_user"}
-              run={testRun}
-              replay={replay}
-              replayProblem={replayProblem}
-              sample={inputSample}
-            />
-          </Suspense>
+          <TestRunPanel
+            ref={attachTestPanel}
+            projectId={projectId}
+            endUser={draft.auth === "end_user"}
+            run={testRun}
+            replay={replay}
+            replayProblem={replayProblem}
+            sample={inputSample}
+          />
         }
         flow={
           <>

@@ -1,6 +1,5 @@
 "use client";
 
-import { Suspense } from "react";
 import type { StepKind } from "@/lib/flow/steps/step-kind";
 import { lazyWithPreload } from "@/components/ui/lazy-with-preload";
 import type { SettingsProps } from "./step-forms/shared";
@@ -39,10 +38,7 @@ export function preloadStepForms(): Promise<unknown> {
 /** The settings form of one step, written for its kind's zod schema in lib/flow/steps/<kind>/definition.ts. */
 export function StepSettings(props: SettingsProps) {
   const Form = SETTINGS_FORMS[props.step.type].Component;
-  return (
-    // The fallback shows only after a client-side navigation or a step added before the forms arrived.
-    <Suspense fallback={<div aria-busy="true" className="min-h-24" />}>
-      <Form {...props} />
-    </Suspense>
-  );
+  // No Suspense boundary of its own: React 19.2's server outlines a boundary once the page has
+  // flushed 12.8 kB (the fallback is painted, the content revealed later), which shifted the cards.
+  return <Form {...props} />;
 }
