@@ -6,11 +6,10 @@ import { use, type ComponentType, type ReactNode } from "react";
  * A component whose code is its own chunk (a dynamic `import()`), for parts of a page that the
  * server renders but the first scripts need not carry. Unlike React.lazy, once the module is loaded
  * it renders at once, in any render, and `preload` can load it ahead: the server loads it when this
- * module is evaluated, so even the first request after a start renders it in the HTML, not a
- * fallback, and a static render in a test can preload it. In the browser it loads when React first
- * renders it: during hydration the server's HTML stays in place (wrap it in a Suspense boundary)
- * and hydrates in a task of its own when the chunk arrives; the boundary's fallback shows only
- * after a client-side navigation, while the chunk loads.
+ * module is evaluated, and a static render in a test can preload it. In the browser it loads when
+ * React first renders it; during hydration the server's HTML stays in place while it loads. Give it
+ * no Suspense boundary of its own on a large page: React 19.2's server outlines a boundary once
+ * 12.8 kB of the page have been flushed (its fallback is painted first, the content revealed after).
  */
 export function lazyWithPreload<Props extends object>(
   load: () => Promise<ComponentType<Props>>,
