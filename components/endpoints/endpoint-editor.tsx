@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useRef, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { ENDPOINT_AUTH_MODES, ENDPOINT_METHODS, RESPONSE_CONTENT_TYPES, type EndpointMethod, type ResponseContentType } from "@/lib/endpoints/endpoint-constants";
 import type { TestRunResult } from "@/lib/endpoints/test-run-endpoint";
 import type { EndpointInputSpec } from "@/lib/endpoints/endpoint-input";
@@ -55,10 +55,13 @@ function isEndpointDraft(value: unknown): value is EndpointDraft {
 
 /**
  * The test-run panel is its own chunk. The server renders it as usual, so its box is in the first
- * paint; in the browser its code is fetched when hydration reaches it, after the editor's own, and it
- * hydrates in a task of its own: the page's first scripts and its hydration task leave it out.
+ * paint; the browser requests its code when the editor starts hydrating (with the step forms'). Next
+ * hydrates in a transition, which waits where a component's code has not arrived and resumes there,
+ * so the page's first scripts leave the panel out and nothing is rendered twice.
  */
-const { Component: TestRunPanel } = lazyWithPreload(() => import("./test-run-panel").then((module) => module.TestRunPanel));
+const testRunPanel = lazyWithPreload(() => import("./test-run-panel").then((module) => module.TestRunPanel));
+
+const TestRunPanel = testRunPanel.Component;
 
 const PLACED_TOP = new Set(["name", "method", "slug", "auth", "authSchema", "allowedOrigins", "group", "cacheSeconds", "enabled", "response", "input"]);
 
@@ -107,16 +110,9 @@ export function EndpointEditor({
   });
   const { draft, change, shownIssues, issues, setIssues, placeIssues, focusFirstMarkedField } = editor;
   const [lastRun, setLastRun] = useState<Record<string, StepRunResult>>();
+  // Requested with the step forms at the start of hydration, not when hydration reaches the panel.
+  void testRunPanel.preload().catch(() => {});
   const testPanel = useRef<TestRunPanelHandle>(null);
-  // Ctrl/Cmd+Enter pressed before the panel's code arrived: the run starts once it has.
-  const runWhenReady = useRef(false);
-  const attachTestPanel = useCallback((handle: TestRunPanelHandle | null) => {
-    testPanel.current = handle;
-    if (handle && runWhenReady.current) {
-      runWhenReady.current = false;
-      handle.run();
-    }
-  }, []);
   const [lastTest, setLastTest] = useState<Pick<FlowTemplateSource, "testOutputs" | "testRequest" | "testChecks">>({});
   /** The steps the last test run ran: its results are marked stale where the draft has moved on. */
   const [lastTestSnapshot, setLastTestSnapshot] = useState<TestRunSnapshot>();
@@ -171,10 +167,9 @@ export function EndpointEditor({
     save: () => {
       if (!editor.pending) save();
     },
-    run: () => {
-      if (testPanel.current) testPanel.current.run();
-      else runWhenReady.current = true;
-    },
+    // Hydration commits the panel with the rest of the editor, so the shortcut's listener, attached
+    // after it, always finds the panel.
+    run: () => testPanel.current?.run(),
   });
 
   function restoreStoredDraft() {
@@ -202,7 +197,7 @@ export function EndpointEditor({
         sideLabel="Test the draft"
         side={
           <TestRunPanel
-            ref={attachTestPanel}
+            ref={testPanel}
             projectId={projectId}
             endUser={draft.auth === "end_user"}
             run={testRun}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { startTransition, useState, type ReactNode } from "react";
 import type { ErrorIssue } from "@/lib/errors";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 import { STEP_CATALOG } from "@/lib/flow/steps/catalog";
@@ -14,7 +14,7 @@ import { capitalize, issuesUnder } from "./issues";
 import { useOnFirstInput } from "@/components/ui/use-on-first-input";
 import { loadLiveChecks, withLiveIssues } from "./live-hints";
 import { StepCard } from "./step-card";
-import { preloadStepForms, type EditorSchema } from "./step-settings";
+import { preloadStepForms, preloadStepFormsOf, type EditorSchema } from "./step-settings";
 import type { StepRunResult } from "./step-run-result";
 
 /**
@@ -84,6 +84,7 @@ export function StepListEditor({
   const [newKind, setNewKind] = useState<StepKind>("query");
   // Steps are marked as they are typed once the checks have loaded, from the owner's first input on.
   const liveChecks = useOnFirstInput(loadStepEditing);
+  preloadStepFormsOf(steps.map((step) => step.type));
 
   function changeStep(key: string, patch: Partial<StepDraft>) {
     onStepEdited?.();
@@ -102,13 +103,17 @@ export function StepListEditor({
     onStepRemoved?.(key);
   }
   function addStep() {
-    setSteps((current) => [
-      ...current,
-      newStepDraft(
-        newKind,
-        current.map((step) => step.name),
-      ),
-    ]);
+    // A transition: a kind whose form has not loaded yet (a click before the first input's load ended)
+    // then waits for it, where an urgent update would suspend the editor.
+    startTransition(() =>
+      setSteps((current) => [
+        ...current,
+        newStepDraft(
+          newKind,
+          current.map((step) => step.name),
+        ),
+      ]),
+    );
   }
 
   const stepsIssue = issues.find((issue) => issue.path === "steps" || /^steps\.\d+$/.test(issue.path))?.message;

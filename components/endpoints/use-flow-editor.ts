@@ -112,9 +112,13 @@ export function useFlowEditor<Draft extends { steps: StepDraft[] }>(options: {
   function restoreStoredDraft(): boolean {
     const restored = stored.takeOffer();
     if (!restored) return false;
-    setDraft(restored);
-    setIssues([]);
-    clearSaveMessages();
+    // A transition: the restored steps may be of kinds whose forms (their own chunks) have not
+    // loaded; it waits for them where an urgent update would suspend the editor.
+    startTransition(() => {
+      setDraft(restored);
+      setIssues([]);
+      clearSaveMessages();
+    });
     return true;
   }
 
