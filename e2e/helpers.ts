@@ -84,6 +84,9 @@ interface AxeFinding {
 export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
   axeSource ??= readFileSync(createRequire(join(process.cwd(), "package.json")).resolve("axe-core/axe.min.js"), "utf8");
   await page.waitForLoadState("networkidle");
+  // After an in-app navigation Next writes the new page's <title> from its streamed metadata, which
+  // may land after the content is visible and the network is idle: wait for it, as a reader would.
+  await expect.soft(page, `a title on ${label}`).toHaveTitle(/\S/);
   if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
   const findings = await page.evaluate(async (): Promise<AxeFinding[]> => {
     type AxeNode = { target: unknown[]; failureSummary?: string };
