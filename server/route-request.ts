@@ -3,6 +3,7 @@ import { markSocketIp } from "@/lib/http/client-ip";
 import { INVOCATION_PATH, routeByOrigin } from "@/lib/http/invocation-origin";
 import { INVOCATION_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { matchRecordsApiCall } from "./records-api";
+import { STATIC_ASSET_PREFIX, type AssetHandler } from "./serve-precompressed-asset";
 
 type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
 
@@ -23,7 +24,8 @@ function dropCookies(req: IncomingMessage): void {
 /**
  * The production server's dispatch (server/start.ts): invocation paths go straight to the invocation
  * handler, records API calls with an API key straight to their route handlers (server/records-api.ts),
- * every other path to Next. With a separate invocation origin (INVOCATION_URL), that host
+ * the build's scripts and stylesheets to their brotli copies where the browser accepts them, every
+ * other path to Next. With a separate invocation origin (INVOCATION_URL), that host
  * serves only its public paths, without the Cookie header; anything else there is answered 404
  * here, before Next (lib/http/invocation-origin.ts).
  */
@@ -31,9 +33,11 @@ export function createRequestRouter(options: {
   handleInvocation: NodeListener;
   handleRecordsApi: NodeListener;
   handleNext: NodeListener;
+  /** The build's brotli copies (server/serve-precompressed-asset.ts); returns false where Next answers. */
+  handleStaticAsset?: AssetHandler;
   invocationHost: string | null;
 }): NodeListener {
-  const { handleInvocation, handleRecordsApi, handleNext, invocationHost } = options;
+  const { handleInvocation, handleRecordsApi, handleNext, handleStaticAsset, invocationHost } = options;
   return (req, res) => {
     // Rate limits read the client IP from here unless TRUSTED_PROXY names a proxy header; a caller's own value is overwritten.
     markSocketIp(req.headers, req.socket.remoteAddress);
@@ -56,6 +60,7 @@ export function createRequestRouter(options: {
       void handleRecordsApi(req, res);
       return;
     }
+    if (handleStaticAsset !== undefined && url.startsWith(STATIC_ASSET_PREFIX) && handleStaticAsset(req, res)) return;
     void handleNext(req, res);
   };
 }

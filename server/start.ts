@@ -1,13 +1,15 @@
 /**
  * `npm start` (and `npm run dev` with --dev): one Node process. Migrations first (a failure stops
  * start-up with a clear message); then invocation paths (/api/projects/<id>/fn/<slug>) and records API
- * calls with an API key are served straight from Fetch handlers through a Node HTTP adapter, and every other path goes to Next's
+ * calls with an API key are served straight from Fetch handlers through a Node HTTP adapter, the build's scripts and
+ * stylesheets from their brotli copies (server/serve-precompressed-asset.ts), and every other path goes to Next's
  * request handler; with INVOCATION_URL, its host serves only the public paths (server/route-request.ts).
  * Work after responses is tracked (lib/http/after-response.ts) and drained on shutdown.
  */
 // First: what Next's request-scoped APIs need before any module that uses them loads.
 import "@/server/async-local-storage";
 import http from "node:http";
+import { join } from "node:path";
 import next from "next";
 import { getRequestListener } from "@hono/node-server";
 import { getConfig } from "@/lib/config";
@@ -21,6 +23,7 @@ import { declareSocketIpServer } from "@/lib/http/client-ip";
 import { startAutomationWork } from "@/lib/automations/start-automation-work";
 import { adapterResponseClass } from "./adapter-response";
 import { serveRecordsApi } from "./records-api";
+import { createPrecompressedAssetHandler } from "./serve-precompressed-asset";
 import { createRequestRouter } from "./route-request";
 
 async function main(): Promise<void> {
@@ -44,11 +47,12 @@ async function main(): Promise<void> {
     overrideGlobalObjects: false,
   });
   const handleRecordsApi = getRequestListener(serveRecordsApi, { overrideGlobalObjects: false });
+  const handleStaticAsset = dev ? undefined : await createPrecompressedAssetHandler(join(process.cwd(), ".next", "static"));
 
   // Every instance works the automation queue and queues schedules (unless AUTOMATION_WORKER=off).
   const stopAutomationWork = startAutomationWork();
 
-  const server = http.createServer(createRequestRouter({ handleInvocation, handleRecordsApi, handleNext, invocationHost: configuredInvocationHost() }));
+  const server = http.createServer(createRequestRouter({ handleInvocation, handleRecordsApi, handleNext, handleStaticAsset, invocationHost: configuredInvocationHost() }));
   server.keepAliveTimeout = 65_000;
   server.listen(config.PORT, () => console.log(`Flowpoint ${dev ? "(development) " : ""}listening on http://localhost:${config.PORT}`));
 
