@@ -1,7 +1,7 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { join, relative, sep } from "node:path";
-import { BROTLI_SUFFIX, isPrecompressedCopyCurrent } from "@/lib/http/precompress-static-assets";
+import { relative, sep } from "node:path";
+import { BROTLI_SUFFIX, isPrecompressedCopyCurrent, listFiles, PRECOMPRESSED_CONTENT_TYPES, precompressedExtension } from "@/lib/http/precompress-static-assets";
 
 /** Answers the request and returns true, or returns false and leaves it to Next. */
 export type AssetHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -11,11 +11,6 @@ type Asset = { body: Buffer; etag: string; contentType: string };
 export const STATIC_ASSET_PREFIX = "/_next/static/";
 // What Next sends for the same files, so a cached copy is kept as long as Next's own.
 const CACHE_CONTROL = "public, max-age=31536000, immutable";
-const CONTENT_TYPES: Record<string, string> = {
-  ".js": "application/javascript; charset=UTF-8",
-  ".css": "text/css; charset=UTF-8",
-  ".svg": "image/svg+xml",
-};
 
 /** Whether an Accept-Encoding header accepts brotli (`br`, not refused with `q=0`). */
 export function acceptsBrotli(header: string | undefined): boolean {
@@ -37,27 +32,23 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-async function findCopies(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith(BROTLI_SUFFIX)).map((entry) => join(entry.parentPath, entry.name));
-}
-
 /**
  * The brotli copies `npm run build` wrote beside the build's scripts and stylesheets
- * (lib/http/precompress-static-assets.ts), read into memory at start-up (about a quarter of a
- * megabyte) and served to browsers that accept brotli. Only files found here are ever answered, so
- * a request's path is a key, never a path on disk; everything else (no copy, a stale copy, a Range
+ * (lib/http/precompress-static-assets.ts), read into memory at start-up (about half a megabyte)
+ * and served to browsers that accept brotli. Only files found here are ever answered, so a
+ * request's path is a key, never a path on disk; everything else (no copy, a stale copy, a Range
  * request, a client without brotli) goes to Next, which serves the same file gzipped.
  */
 export async function createPrecompressedAssetHandler(staticDir: string): Promise<AssetHandler> {
   const assets = new Map<string, Asset>();
-  for (const copyPath of await findCopies(staticDir)) {
+  for (const copyPath of await listFiles(staticDir)) {
+    if (!copyPath.endsWith(BROTLI_SUFFIX)) continue;
     const sourcePath = copyPath.slice(0, -BROTLI_SUFFIX.length);
-    const extension = Object.keys(CONTENT_TYPES).find((candidate) => sourcePath.endsWith(candidate));
+    const extension = precompressedExtension(sourcePath);
     if (extension === undefined || !(await isPrecompressedCopyCurrent(sourcePath, copyPath))) continue;
     const [body, info] = await Promise.all([readFile(copyPath), stat(copyPath)]);
     const urlPath = STATIC_ASSET_PREFIX + relative(staticDir, sourcePath).split(sep).join("/");
-    assets.set(urlPath, { body, contentType: CONTENT_TYPES[extension]!, etag: `"br-${body.length.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"` });
+    assets.set(urlPath, { body, contentType: PRECOMPRESSED_CONTENT_TYPES[extension]!, etag: `"br-${body.length.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"` });
   }
 
   return (req, res) => {

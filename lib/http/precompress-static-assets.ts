@@ -5,20 +5,30 @@ import { brotliCompress, constants } from "node:zlib";
 
 const compress = promisify(brotliCompress);
 
-/** The build's text assets; fonts and images in `.next/static/media` are compressed formats already. */
-export const PRECOMPRESSED_EXTENSIONS = [".js", ".css", ".svg"] as const;
+/**
+ * The build's text assets, with the Content-Type Next sends for them; fonts and images in
+ * `.next/static/media` are compressed formats already.
+ */
+export const PRECOMPRESSED_CONTENT_TYPES: Readonly<Record<string, string>> = {
+  ".js": "application/javascript; charset=UTF-8",
+  ".css": "text/css; charset=UTF-8",
+  ".svg": "image/svg+xml",
+};
 export const BROTLI_SUFFIX = ".br";
 /** Below this a compressed copy saves less than its own response headers. */
 const MIN_BYTES = 1024;
 
+/** The extension of a file that gets a brotli copy, or undefined. */
+export function precompressedExtension(path: string): string | undefined {
+  return Object.keys(PRECOMPRESSED_CONTENT_TYPES).find((extension) => path.endsWith(extension));
+}
+
 export type PrecompressSummary = { files: number; bytes: number; brotliBytes: number };
 
-async function* walk(dir: string): AsyncGenerator<string> {
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(path);
-    else if (entry.isFile()) yield path;
-  }
+/** Every file under `dir`, at any depth; none when it does not exist. */
+export async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  return entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name));
 }
 
 /**
@@ -30,8 +40,8 @@ async function* walk(dir: string): AsyncGenerator<string> {
  */
 export async function precompressStaticAssets(dir: string): Promise<PrecompressSummary> {
   const summary: PrecompressSummary = { files: 0, bytes: 0, brotliBytes: 0 };
-  for await (const path of walk(dir)) {
-    if (!PRECOMPRESSED_EXTENSIONS.some((extension) => path.endsWith(extension))) continue;
+  for (const path of await listFiles(dir)) {
+    if (precompressedExtension(path) === undefined) continue;
     const source = await readFile(path);
     const target = path + BROTLI_SUFFIX;
     const compressed =
