@@ -1,5 +1,6 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { SERVER_NODE_FLAGS } from "../server/node-flags";
 
 export interface BenchOptions {
   /** Measured seconds per scenario and target. */
@@ -23,6 +24,8 @@ export interface BenchOptions {
   maxRate: number;
   /** Profile the app (node --cpu-prof) and print where its time goes. */
   cpuProfile: boolean;
+  /** Node flags of the app (and its automation worker): npm start's own by default (server/node-flags.ts). */
+  appNodeFlags: readonly string[];
   /** Pin the app and the reference to core 0 and the load generator to core 1. */
   pin: boolean;
   output: string;
@@ -94,6 +97,8 @@ doing the same work, one after the other on one core, and prints requests/s, p50
   --max-rate R        highest expected requests/s, sizes the client IP pools (default 50000)
   --cpu-prof          profile every measured run of both servers (inspector) and print where the time goes
   --no-pin            do not pin processes to cores (taskset)
+  --node-flags="F"    Node flags of the app and its worker instead of npm start's (server/node-flags.ts);
+                      "" runs them with Node's defaults (A/B of a flag)
   --output FILE       JSON results (default bench/results/latest.json)
   --keep              keep the databases and Redis keys afterwards
   --serve             set up and start both servers, print the scenario URLs, wait for Ctrl-C (no measuring)
@@ -162,6 +167,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       "max-rate": { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       "no-pin": { type: "boolean", default: false },
+      "node-flags": { type: "string" },
       output: { type: "string" },
       keep: { type: "boolean", default: false },
       serve: { type: "boolean", default: false },
@@ -264,6 +270,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     embeddedWorker: values["embedded-worker"],
     skipReference: values["skip-reference"],
     kvPrefix: values["kv-prefix"] ?? null,
+    appNodeFlags: values["node-flags"] === undefined ? SERVER_NODE_FLAGS : values["node-flags"].split(/\s+/).filter(Boolean),
     records,
     importBatch: positiveNumber("import-batch", values["import-batch"], 100_000, true),
     maxApiRate: positiveNumber("max-api-rate", values["max-api-rate"], 3_000, true),

@@ -84,6 +84,8 @@ export interface BenchReport {
     pinned: boolean;
     appCore: number | null;
     loadGeneratorCore: number | null;
+    /** Node flags the app ran with (npm start's unless --node-flags). */
+    appNodeFlags: readonly string[];
   };
   scenarios: ScenarioReport[];
   soak?: SoakReport;

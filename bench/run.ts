@@ -306,13 +306,13 @@ async function main(): Promise<number> {
   const app = startProcess({
     name: "app (npm start)",
     command: process.execPath,
-    args: [...inspect, "--import", "tsx", "server/start.ts"],
+    args: [...inspect, ...options.appNodeFlags, "--import", "tsx", "server/start.ts"],
     env,
     logFile: path.join(workDir, "app.log"),
     core: serverCore,
   });
   cleanupState.processes.push(app);
-  log(`app starting on port ${appPort} (pid ${app.pid}${serverCore === null ? "" : `, core ${serverCore}`})`);
+  log(`app starting on port ${appPort} (pid ${app.pid}${serverCore === null ? "" : `, core ${serverCore}`}, node flags: ${options.appNodeFlags.join(" ") || "none"})`);
   const appTarget: Target = { name: "app", process: app, baseUrl: `http://127.0.0.1:${appPort}` };
   await waitForHttp(`${appTarget.baseUrl}/api/health`, app, 180_000);
   log("app healthy (/api/health)");
@@ -396,11 +396,12 @@ async function main(): Promise<number> {
       pinned,
       appCore: serverCore,
       loadGeneratorCore: pinned ? LOAD_CORE : null,
+      appNodeFlags: options.appNodeFlags,
     },
     scenarios: reports,
     allTargetsMet: reports.every(scenarioMet),
     notes: [
-      "app = npm start (tsx server/start.ts, production build); reference = bench/reference/server.ts (plain node:http, same queries and Redis calls)",
+      `app = npm start (tsx ${options.appNodeFlags.join(" ")} server/start.ts, production build); reference = bench/reference/server.ts (plain node:http, same queries and Redis calls)`,
       "app and reference run one after the other on the same core; autocannon runs on another; PostgreSQL and Redis are not pinned",
       `seed records written through the ${project.seededThrough === "api" ? "records API" : "record services (records API route missing)"}`,
     ],

@@ -133,6 +133,8 @@ export interface AutomationBenchReport {
     pinned: boolean;
     writeKeys: number;
     nodeOptions: string | null;
+    /** Node flags the app and its worker ran with (npm start's unless --node-flags). */
+    appNodeFlags: readonly string[];
   };
   app: TargetLadder;
   reference: TargetLadder;

@@ -591,13 +591,15 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   const app = startProcess({
     name: "app (npm start)",
     command: process.execPath,
-    args: [...inspect, "--import", "tsx", "server/start.ts"],
+    args: [...inspect, ...options.appNodeFlags, "--import", "tsx", "server/start.ts"],
     env,
     logFile: path.join(workDir, "app.log"),
     core: context.serverCore,
   });
   cleanup.processes.push(watchExit(app));
-  log(`app starting on port ${appPort} (pid ${app.pid}, AUTOMATION_WORKER=${env.AUTOMATION_WORKER}, AUTOMATION_LOCK_SECONDS=${options.lockSeconds})`);
+  log(
+    `app starting on port ${appPort} (pid ${app.pid}, AUTOMATION_WORKER=${env.AUTOMATION_WORKER}, AUTOMATION_LOCK_SECONDS=${options.lockSeconds}, node flags: ${options.appNodeFlags.join(" ") || "none"})`,
+  );
   const appBaseUrl = `http://127.0.0.1:${appPort}`;
   await waitForHttp(`${appBaseUrl}/api/health`, app, 180_000);
 
@@ -607,7 +609,13 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     const managed = startProcess({
       name: `worker ${workerCount}`,
       command: process.execPath,
-      args: [...(workerCount === 1 ? inspect : []), "--import", "tsx", options.projectSlots === null ? "scripts/worker.ts" : "bench/automations/automation-worker.ts"],
+      args: [
+        ...(workerCount === 1 ? inspect : []),
+        ...options.appNodeFlags,
+        "--import",
+        "tsx",
+        options.projectSlots === null ? "scripts/worker.ts" : "bench/automations/automation-worker.ts",
+      ],
       env: { ...env, AUTOMATION_WORKER: "on", ...(options.projectSlots === null ? {} : { BENCH_PROJECT_SLOTS: String(options.projectSlots) }) },
       logFile: path.join(workDir, `worker-${workerCount}.log`),
       core: context.workerCore,
@@ -685,6 +693,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
       writeKeys: project.writeKeys.length,
       // Anything preloaded into every process (a workaround, a profiler) shows here.
       nodeOptions: process.env.NODE_OPTIONS ?? null,
+      appNodeFlags: options.appNodeFlags,
     },
     app: appLadder,
     reference: referenceLadder,

@@ -220,7 +220,8 @@ function startServer(context: RecordsBenchContext, name: TargetName, script: str
   const managed = startProcess({
     name,
     command: process.execPath,
-    args: [...inspect, "--import", "tsx", script],
+    // The app as npm start runs it; the reference and the floor with Node's defaults.
+    args: [...inspect, ...(name === "app" ? context.options.appNodeFlags : []), "--import", "tsx", script],
     env: { ...env, PORT: String(port) },
     logFile: path.join(context.workDir, `${name}.log`),
     core: context.serverCore,
@@ -281,7 +282,9 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
   const [appPort, referencePort, floorPort] = [await context.freePort(), await context.freePort(), await context.freePort()];
   const env: NodeJS.ProcessEnv = { ...context.appEnvironment(appPort, platformDatabase, path.join(workDir, "data")), KV_KEY_PREFIX: keyPrefix };
   const app = startServer(context, "app", "server/start.ts", appPort, env);
-  log(`app starting on port ${appPort} (pid ${app.process.pid}${context.serverCore === null ? "" : `, core ${context.serverCore}`})`);
+  log(
+    `app starting on port ${appPort} (pid ${app.process.pid}${context.serverCore === null ? "" : `, core ${context.serverCore}`}, node flags: ${options.appNodeFlags.join(" ") || "none"})`,
+  );
   await waitForHttp(`${app.baseUrl}/api/health`, app.process, 180_000);
 
   const customerDatabaseUrl = databaseUrl(customerDatabase);
@@ -377,6 +380,7 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
       pinned: context.pinned,
       appCore: context.serverCore,
       loadGeneratorCore: context.loadCore,
+      appNodeFlags: options.appNodeFlags,
       records: tickets,
       importBatch: options.importBatch,
       maxApiRate: options.maxApiRate,

@@ -1,0 +1,13 @@
+/**
+ * Node flags of the long-lived processes: `npm start` and `npm run worker` pass them to tsx
+ * (package.json; server/node-flags.test.ts keeps the two equal), and the benchmark starts the app
+ * and its worker with them, so that what it measures is what `npm start` runs.
+ *
+ * `--max-semi-space-size=64` (MB; Node 20's default is 16): under load most young objects a call
+ * makes are still in use at the next scavenge (the records of the answers in flight, execution
+ * logs waiting for their batch), so each scavenge copies and promotes a few MB however small the
+ * young generation is. A larger one runs a third as many scavenges for the same survivors
+ * (bench/README.md, "Garbage collection"). The cost is memory: the young generation may grow to
+ * 128 MB instead of 32, about 100 MB more resident memory under load.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
