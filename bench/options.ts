@@ -76,6 +76,11 @@ export interface BenchOptions {
   seedDirectly: boolean;
 }
 
+/** The app's Node flags as the benchmarks' logs write them. */
+export function describeNodeFlags(flags: readonly string[]): string {
+  return flags.length === 0 ? "none (Node's defaults)" : flags.join(" ");
+}
+
 export const BENCH_HELP = `Usage: npm run bench -- [options]
 
 Runs four scenarios against the production server (npm start) and a plain node:http reference

@@ -17,7 +17,7 @@ import { clientIpPoolFor } from "./load/client-ips";
 import { stopActiveLoad } from "./load/run-load";
 import { measureOnce, toMeasurement, type LoadSpec, type MeasureContext, type MeasuredTarget, type TargetRun } from "./measure";
 import { stopWriteLoad } from "./automations/write-load";
-import { BENCH_HELP, parseBenchOptions, type BenchOptions } from "./options";
+import { BENCH_HELP, describeNodeFlags, parseBenchOptions, type BenchOptions } from "./options";
 import { hasTaskset, killAllProcessesNow, pinSelf, startProcess, stopProcess, tailOfLog, waitForHttp, waitForIdle, type ManagedProcess } from "./processes";
 import { checkServers, createDatabase, databaseUrl, deleteRedisKeys, dropDatabase, REDIS_URL } from "./infrastructure";
 import {
@@ -312,7 +312,7 @@ async function main(): Promise<number> {
     core: serverCore,
   });
   cleanupState.processes.push(app);
-  log(`app starting on port ${appPort} (pid ${app.pid}${serverCore === null ? "" : `, core ${serverCore}`}, node flags: ${options.appNodeFlags.join(" ") || "none"})`);
+  log(`app starting on port ${appPort} (pid ${app.pid}${serverCore === null ? "" : `, core ${serverCore}`}, node flags: ${describeNodeFlags(options.appNodeFlags)})`);
   const appTarget: Target = { name: "app", process: app, baseUrl: `http://127.0.0.1:${appPort}` };
   await waitForHttp(`${appTarget.baseUrl}/api/health`, app, 180_000);
   log("app healthy (/api/health)");
@@ -401,7 +401,7 @@ async function main(): Promise<number> {
     scenarios: reports,
     allTargetsMet: reports.every(scenarioMet),
     notes: [
-      `app = npm start (tsx ${options.appNodeFlags.join(" ")} server/start.ts, production build); reference = bench/reference/server.ts (plain node:http, same queries and Redis calls)`,
+      `app = npm start (${["tsx", ...options.appNodeFlags, "server/start.ts"].join(" ")}, production build); reference = bench/reference/server.ts (plain node:http, same queries and Redis calls)`,
       "app and reference run one after the other on the same core; autocannon runs on another; PostgreSQL and Redis are not pinned",
       `seed records written through the ${project.seededThrough === "api" ? "records API" : "record services (records API route missing)"}`,
     ],

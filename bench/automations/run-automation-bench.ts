@@ -15,6 +15,7 @@ import { cpuTicks, startProcess, tailOfLog, waitForHttp, waitForIdle, type Manag
 import { databaseUrl, REDIS_URL } from "../infrastructure";
 import type { BenchModeContext } from "../bench-mode-context";
 import { InspectorProfiler } from "../inspector-profiler";
+import { describeNodeFlags } from "../options";
 import { formatCpuProfileSummary, summarizeCpuProfile, type CpuProfileSummary } from "../summarize-cpu-profile";
 import { writeReport } from "../report";
 import {
@@ -598,7 +599,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   });
   cleanup.processes.push(watchExit(app));
   log(
-    `app starting on port ${appPort} (pid ${app.pid}, AUTOMATION_WORKER=${env.AUTOMATION_WORKER}, AUTOMATION_LOCK_SECONDS=${options.lockSeconds}, node flags: ${options.appNodeFlags.join(" ") || "none"})`,
+    `app starting on port ${appPort} (pid ${app.pid}, AUTOMATION_WORKER=${env.AUTOMATION_WORKER}, AUTOMATION_LOCK_SECONDS=${options.lockSeconds}, node flags: ${describeNodeFlags(options.appNodeFlags)})`,
   );
   const appBaseUrl = `http://127.0.0.1:${appPort}`;
   await waitForHttp(`${appBaseUrl}/api/health`, app, 180_000);

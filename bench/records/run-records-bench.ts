@@ -15,6 +15,7 @@ import { ExecutionLogCounter } from "../execution-log-counter";
 import { databaseUrl, REDIS_URL } from "../infrastructure";
 import { InspectorProfiler } from "../inspector-profiler";
 import { clientIpPoolFor } from "../load/client-ips";
+import { describeNodeFlags } from "../options";
 import { measureOnce, toMeasurement, type LoadSpec, type MeasureContext, type MeasuredTarget, type TargetRun } from "../measure";
 import type { BenchModeContext } from "../bench-mode-context";
 import { startProcess, waitForHttp } from "../processes";
@@ -283,7 +284,7 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
   const env: NodeJS.ProcessEnv = { ...context.appEnvironment(appPort, platformDatabase, path.join(workDir, "data")), KV_KEY_PREFIX: keyPrefix };
   const app = startServer(context, "app", "server/start.ts", appPort, env);
   log(
-    `app starting on port ${appPort} (pid ${app.process.pid}${context.serverCore === null ? "" : `, core ${context.serverCore}`}, node flags: ${options.appNodeFlags.join(" ") || "none"})`,
+    `app starting on port ${appPort} (pid ${app.process.pid}${context.serverCore === null ? "" : `, core ${context.serverCore}`}, node flags: ${describeNodeFlags(options.appNodeFlags)})`,
   );
   await waitForHttp(`${app.baseUrl}/api/health`, app.process, 180_000);
 

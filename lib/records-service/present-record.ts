@@ -67,10 +67,15 @@ export function createRecordPresenter(schema: SchemaDefinition, allSchemas: read
     return value;
   };
 
-  return (record) => ({
-    id: record.id,
-    ...shape(fields, record),
-    createdAt: record.createdAt,
-    updatedAt: record.updatedAt,
-  });
+  // The output is filled in place, not spread from shape(): every record a query answers passes here.
+  return (record) => {
+    const output: Record<string, unknown> = { id: record.id };
+    for (const field of fields) {
+      const value = record[field.name];
+      output[field.name] = value === undefined || value === null ? emptyValue(field) : shapeValue(field, value);
+    }
+    output.createdAt = record.createdAt;
+    output.updatedAt = record.updatedAt;
+    return output as PublicRecord;
+  };
 }

@@ -2,6 +2,7 @@ import { AppError, isAppError, validationError, type ErrorIssue } from "@/lib/er
 import { newId } from "@/lib/ids";
 import { isValidRecordId } from "./record-names";
 import { normalizeDocument } from "./normalize-document";
+import { withSystemFields } from "./order-stored-records";
 import type { StoredRecord } from "./record-store";
 
 /**
@@ -11,15 +12,15 @@ import type { StoredRecord } from "./record-store";
  */
 export function prepareInsert(document: unknown, now: Date): StoredRecord {
   const fields = normalizeDocument(document);
-  const { id, createdAt, updatedAt, _id, ...rest } = fields;
+  const id = fields.id;
   const issues = [];
   if (id !== undefined && !isValidRecordId(id)) issues.push({ path: "id", message: "must be 1-128 letters, digits, underscores or dashes" });
-  if (createdAt !== undefined) issues.push({ path: "createdAt", message: "is set by the store" });
-  if (updatedAt !== undefined) issues.push({ path: "updatedAt", message: "is set by the store" });
-  if (_id !== undefined) issues.push({ path: "_id", message: "is reserved" });
+  if (fields.createdAt !== undefined) issues.push({ path: "createdAt", message: "is set by the store" });
+  if (fields.updatedAt !== undefined) issues.push({ path: "updatedAt", message: "is set by the store" });
+  if (fields._id !== undefined) issues.push({ path: "_id", message: "is reserved" });
   if (issues.length) throw new AppError("validation_failed", "the document cannot be stored", { issues });
   const timestamp = now.toISOString();
-  return { id: (id as string | undefined) ?? newId("record"), ...rest, createdAt: timestamp, updatedAt: timestamp };
+  return withSystemFields(fields, (id as string | undefined) ?? newId("record"), timestamp, timestamp);
 }
 
 export const MAX_DOCUMENTS_PER_INSERT = 1000;

@@ -28,6 +28,26 @@ describe("makeEntryStorable", () => {
     expect(storable.note).toBeUndefined();
   });
 
+  it("answers a plain entry of storable values itself rather than a copy", () => {
+    const entry = entryWith({ q: "plain", n: 2, nested: [{ ok: true, none: null }] });
+    expect(makeEntryStorable(entry)).toBe(entry);
+  });
+
+  it("copies an entry holding anything JSON would write differently: a dropped member, a toJSON, a class instance, a hole", () => {
+    const holes: unknown[] = ["a"];
+    holes[2] = "c";
+    class Point {
+      constructor(readonly x: number) {}
+    }
+    for (const query of [{ gone: undefined, kept: 1 }, { custom: { toJSON: () => "as text" } }, { point: new Point(1) }, { holes }]) {
+      const entry = entryWith(query);
+      const storable = makeEntryStorable(entry);
+      expect(storable).not.toBe(entry);
+      expect(storable.request?.query).toEqual(JSON.parse(JSON.stringify(query)));
+      expect(storable.sanitized).toBeUndefined();
+    }
+  });
+
   it("replaces NUL and unpaired surrogates in text and keys, and says so", () => {
     const storable = makeEntryStorable(entryWith({ x: "\u0000", "k\u0000ey": ["a\ud800", "\udc00b", "ok😀"] }, "bad value \u0000"));
     expect(storable.request?.query).toEqual({ x: NUL_REPLACEMENT, [`k${NUL_REPLACEMENT}ey`]: [`a${SURROGATE_REPLACEMENT}`, `${SURROGATE_REPLACEMENT}b`, "ok😀"] });
