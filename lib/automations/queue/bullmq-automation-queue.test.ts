@@ -232,6 +232,62 @@ suite("BullMQ automation queue: adding runs", () => {
     expect([...calls].sort()).toEqual([...ids, "record-evtfirst-aut", "record-evtwarm-aut"].sort());
   });
 
+  /** A queue whose runs take `runMs` each, one at a time per project, noting when each started and ended. */
+  function slowRunsQueue(options: { runMs: number; concurrency?: number }) {
+    const started = new Map<string, number>();
+    const ended = new Map<string, number>();
+    const queue = new BullmqAutomationQueue({
+      redisUrl: redisUrl!,
+      keyPrefix,
+      projectConcurrency: 1,
+      concurrency: options.concurrency,
+      process: async (run) => {
+        started.set(run.id, Date.now());
+        await new Promise((resolve) => setTimeout(resolve, options.runMs));
+        ended.set(run.id, Date.now());
+        return { status: "completed", executionId: `exe_${run.id}` };
+      },
+    });
+    opened.push(queue);
+    return { queue, started, ended };
+  }
+
+  /** Polls the queue until it is empty, answering the most jobs it ever saw in the delayed set. */
+  async function drainWatchingDelayed(queue: BullmqAutomationQueue): Promise<number> {
+    let mostDelayed = 0;
+    await vi.waitFor(
+      async () => {
+        const counts = await queue.counts();
+        mostDelayed = Math.max(mostDelayed, counts.delayed ?? 0);
+        expect(counts).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
+      },
+      { timeout: 10_000, interval: 20 },
+    );
+    return mostDelayed;
+  }
+
+  it("keeps a job waiting for the slot its own worker's run is about to free while no other job waits, never in the delayed set", async () => {
+    const { queue, started, ended } = slowRunsQueue({ runMs: 700 });
+    await queue.add([job("record-evtlong1-aut")]);
+    await queue.add([job("record-evtlong2-aut")]);
+    queue.startWorker();
+    expect(await drainWatchingDelayed(queue)).toBe(0);
+    // The second run took the slot as the first gave it up, not 250-500 ms later from the delayed set.
+    expect(started.get("record-evtlong2-aut")! - ended.get("record-evtlong1-aut")!).toBeLessThan(200);
+  });
+
+  it("puts a job that waits for its project's slot back in the delayed set when another job waits for the worker", async () => {
+    const { queue, started, ended } = slowRunsQueue({ runMs: 1_500, concurrency: 2 });
+    await queue.add([job("record-evtbusy1-aut")]);
+    await queue.add([job("record-evtbusy2-aut")]);
+    await queue.add([{ ...job("record-evtneighbour-aut"), projectId: "prj_neighbour" }]);
+    queue.startWorker();
+    expect(await drainWatchingDelayed(queue)).toBeGreaterThan(0);
+    // The other project's run did not wait for the busy project's runs.
+    expect(started.get("record-evtneighbour-aut")!).toBeLessThan(ended.get("record-evtbusy1-aut")!);
+    expect(started.size).toBe(3);
+  });
+
   it("tells a caller whose add timed out what became of its jobs once Redis answers again", async () => {
     const paused = await startPrivateRedis();
     try {

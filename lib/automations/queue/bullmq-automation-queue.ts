@@ -69,6 +69,8 @@ const KEEP_FAILED = { age: 7 * 24 * 3_600, count: 10_000 };
 const SLOT_WAIT_MS = 250;
 // How often a waiting job looks again for a slot another worker freed.
 const SLOT_RECHECK_MS = 25;
+// The longest a job keeps waiting for a slot this worker's own runs will hand over (see takeSlot).
+const SLOT_LOCAL_WAIT_MAX_MS = 5_000;
 // A job another kind of worker must run (a built-in database's project) waits a moment for one.
 const DEFERRED_WAIT_MS = 1_000;
 
@@ -127,6 +129,8 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private slots: ProjectRunSlots | null = null;
   private readonly controllers = new Set<AbortController>();
   private readonly adds: WriteBatcher<JobToAdd>;
+  /** The last answer of jobsWaiting(), shared by the jobs that ask within SLOT_WAIT_MS ÷ 2. */
+  private waitingCheck: { at: number; answer: Promise<boolean> } | null = null;
 
   constructor(private readonly options: BullmqAutomationQueueOptions) {
     // No auto-pipelining: ioredis builds its pipeline object with a copy of every script the
@@ -257,7 +261,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     if (data.failedRun !== undefined) throw new AutomationRunFailed(data.failedRun);
     const attemptsBefore = data.attemptsBefore ?? 0;
     const attemptNumber = attemptsBefore + job.attemptsMade + 1;
-    const slot = await slots.take(data.projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
+    const slot = await this.takeSlot(data.projectId, slots);
     if (!slot) {
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
       throw new DelayedError();
@@ -276,6 +280,36 @@ export class BullmqAutomationQueue implements AutomationQueue {
     }
     if (outcome.status === "failed") throw new AutomationRunFailed(outcome.error);
     return outcome;
+  }
+
+  /**
+   * A run slot of the project, or null when the job should go back to the delayed set. A job gives up
+   * after SLOT_WAIT_MS so that a project at its limit does not hold the worker's capacity while other
+   * jobs wait in the queue. While this worker's own runs hold the project's slots and no job waits in
+   * the queue, giving up helps nobody: the job would only come back behind runs that arrived after it,
+   * 250–500 ms later, which is what a project's delay p99 was made of near its limit. It keeps waiting
+   * then, for the handover of a slot its neighbours are about to free, up to SLOT_LOCAL_WAIT_MAX_MS.
+   */
+  private async takeSlot(projectId: string, slots: ProjectRunSlots): Promise<RunSlot | null> {
+    const gaveUpAt = Date.now() + SLOT_LOCAL_WAIT_MAX_MS;
+    for (;;) {
+      const slot = await slots.take(projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
+      if (slot) return slot;
+      if (Date.now() >= gaveUpAt || slots.heldCount(projectId) === 0 || (await this.jobsWaiting())) return null;
+    }
+  }
+
+  /** Whether jobs wait in the queue for a worker; asked at most every SLOT_WAIT_MS ÷ 2, for all jobs of this worker at once. */
+  private jobsWaiting(): Promise<boolean> {
+    const now = Date.now();
+    if (this.waitingCheck && now - this.waitingCheck.at < SLOT_WAIT_MS / 2) return this.waitingCheck.answer;
+    // A queue that cannot say counts as busy: the job goes back to the delayed set, as before.
+    const answer = this.queue.getWaitingCount().then(
+      (count) => count > 0,
+      () => true,
+    );
+    this.waitingCheck = { at: now, answer };
+    return answer;
   }
 
   /** Runs one attempt in a slot taken for it; the slot goes on to the next run once the steps are over, while the log is still being written. */
@@ -313,7 +347,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     let deferred = false;
     const lane = async (): Promise<void> => {
       while (waiting.length > 0 && !deferred) {
-        const slot = await slots.take(projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
+        const slot = await this.takeSlot(projectId, slots);
         if (!slot) return;
         const run = waiting.shift();
         if (!run || deferred) {
