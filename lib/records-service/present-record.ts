@@ -35,8 +35,8 @@ export function createRecordPresenter(schema: SchemaDefinition, allSchemas: read
   const components = new Map(allSchemas.filter((candidate) => candidate.kind === "component").map((candidate) => [candidate.name, candidate]));
   const fields = effectiveFields(schema);
 
-  const shape = (shapeFields: readonly FieldDefinition[], source: Record<string, unknown>): Record<string, unknown> => {
-    const output: Record<string, unknown> = {};
+  // Fills the given output in place: the record's own is started with its id, not spread afterwards.
+  const shape = (shapeFields: readonly FieldDefinition[], source: Record<string, unknown>, output: Record<string, unknown> = {}): Record<string, unknown> => {
     for (const field of shapeFields) {
       const value = source[field.name];
       output[field.name] = value === undefined || value === null ? emptyValue(field) : shapeValue(field, value);
@@ -67,13 +67,8 @@ export function createRecordPresenter(schema: SchemaDefinition, allSchemas: read
     return value;
   };
 
-  // The output is filled in place, not spread from shape(): every record a query answers passes here.
   return (record) => {
-    const output: Record<string, unknown> = { id: record.id };
-    for (const field of fields) {
-      const value = record[field.name];
-      output[field.name] = value === undefined || value === null ? emptyValue(field) : shapeValue(field, value);
-    }
+    const output = shape(fields, record, { id: record.id });
     output.createdAt = record.createdAt;
     output.updatedAt = record.updatedAt;
     return output as PublicRecord;

@@ -23,7 +23,8 @@ export function textProblem(text: string): string | undefined {
   return undefined;
 }
 
-function keyProblem(key: string): string | undefined {
+/** Why a key cannot be stored, at any depth and on every backend. */
+export function keyProblem(key: string): string | undefined {
   if (key === "") return "field names cannot be empty";
   if (key.startsWith("$")) return 'field names cannot start with "$"';
   if (key.includes(".")) return 'field names cannot contain "."';

@@ -1,4 +1,4 @@
-import { isWellFormedText, UNPAIRED_SURROGATES } from "@/lib/records/normalize-document";
+import { keyProblem, textProblem, UNPAIRED_SURROGATES } from "@/lib/records/normalize-document";
 import type { ExecutionLogEntry } from "./execution-log-entry";
 
 /**
@@ -25,7 +25,7 @@ class Sanitizer {
 
   text(text: string): string {
     // Nearly every text is storable as it is: two cheap checks spare it two global replaces.
-    if (!text.includes("\u0000") && isWellFormedText(text)) return text;
+    if (isStorableText(text)) return text;
     const clean = text.replace(NUL, NUL_REPLACEMENT).replace(UNPAIRED_SURROGATES, SURROGATE_REPLACEMENT);
     if (clean !== text) this.changed = true;
     return clean;
@@ -71,12 +71,13 @@ class Sanitizer {
   }
 }
 
+// The record store's own rules, so that what passes here is what it accepts.
 function isStorableText(text: string): boolean {
-  return !text.includes("\u0000") && isWellFormedText(text);
+  return textProblem(text) === undefined;
 }
 
 function isStorableKey(key: string): boolean {
-  return key !== "" && key !== "__proto__" && !key.startsWith("$") && !key.includes(".") && isStorableText(key);
+  return key !== "__proto__" && keyProblem(key) === undefined;
 }
 
 /**
