@@ -79,7 +79,8 @@ async function main(): Promise<void> {
   // Loaded after the environment is set: the configuration is read once.
   const { getRequestListener } = await import("@hono/node-server");
   const { createRequestRouter } = await import("@/server/route-request");
-  const { serveRecordsApi } = await import("@/server/records-api");
+  const { createRecordsApiHandler } = await import("@/server/records-api");
+  const { adapterResponseClass } = await import("@/server/adapter-response");
   const { migratePlatformDb, closePlatformDb } = await import("@/lib/platform-db/client");
   const { createUser } = await import("@/lib/accounts/create-user");
   const { createWorkspace } = await import("@/lib/workspaces/create-workspace");
@@ -126,7 +127,7 @@ async function main(): Promise<void> {
   const server = createServer(
     createRequestRouter({
       handleInvocation: notFound,
-      handleRecordsApi: getRequestListener(serveRecordsApi, { overrideGlobalObjects: false }),
+      handleRecordsApi: getRequestListener(createRecordsApiHandler(adapterResponseClass()), { overrideGlobalObjects: false }),
       handleNext: notFound,
       invocationHost: null,
     }),

@@ -6,7 +6,8 @@ import { getRequestListener } from "@hono/node-server";
  * (a copy, a reader and several promises per answer). The adapter only offers it by installing it
  * as the global Response (`overrideGlobalObjects`), which Next's route handlers cannot take, so it
  * is installed and the globals are put back in one synchronous step: nothing else runs in between,
- * and only the invocation handler is handed the class (InvocationHooks.Response).
+ * and only the invocation handler (InvocationHooks.Response) and the records fast path
+ * (createRecordsApiHandler) are handed the class.
  */
 export function adapterResponseClass(): typeof Response {
   const saved = {

@@ -5,8 +5,9 @@ import { AppError, errorBody } from "@/lib/errors";
 import { RECORDS_API_PATH } from "@/lib/http/invocation-origin";
 import { API_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { servedOverHttps } from "@/lib/http/served-over-https";
+import type { ProjectRouteRequestContext } from "@/lib/http/with-project-auth";
 
-type RouteHandler<P> = (request: Request, context: { params: Promise<P> }) => Promise<Response>;
+type RouteHandler<P> = (request: Request, context: ProjectRouteRequestContext<P>) => Promise<Response>;
 type CollectionParams = { projectId: string; schema: string };
 type RecordParams = CollectionParams & { recordId: string };
 
@@ -35,7 +36,7 @@ function decodeSegment(segment: string): string | null {
  * scripts that write records in bulk, and every write that triggers automations, come this way, and
  * so do imports, whose bodies are then streamed with no buffering by Next's proxy (proxy.ts).
  */
-export function matchRecordsApiCall(method: string, path: string, authorization: string | null | undefined): RecordsApiCall | null {
+export function matchRecordsApiCall(method: string, path: string, authorization: string | null | undefined, responseClass?: typeof Response): RecordsApiCall | null {
   if (!authorization || !/^bearer\s/i.test(authorization)) return null;
   const match = RECORDS_API_PATH.exec(path);
   if (!match) return null;
@@ -44,24 +45,30 @@ export function matchRecordsApiCall(method: string, path: string, authorization:
   if (!projectId || !schema) return null;
   if (match[3] === undefined) {
     const handler = COLLECTION_HANDLERS[method];
-    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }) }) : null;
+    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }), responseClass }) : null;
   }
   const recordId = decodeSegment(match[3]);
   if (recordId === IMPORT_SEGMENT) {
     // Other methods on it are Next's 405, as they would be without this fast path.
     const handler = IMPORT_HANDLERS[method];
-    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }) }) : null;
+    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }), responseClass }) : null;
   }
   const handler = RECORD_HANDLERS[method];
-  return handler && recordId ? (request) => handler(request, { params: Promise.resolve({ projectId, schema, recordId }) }) : null;
+  return handler && recordId ? (request) => handler(request, { params: Promise.resolve({ projectId, schema, recordId }), responseClass }) : null;
 }
 
-/** Serves a call matchRecordsApiCall accepted, with the headers proxy.ts gives route handlers' answers. */
-export async function serveRecordsApi(request: Request): Promise<Response> {
-  const call = matchRecordsApiCall(request.method, new URL(request.url).pathname, request.headers.get("authorization"));
-  if (!call) return Response.json(errorBody(new AppError("not_found", "not found")), { status: 404, headers: API_SECURITY_HEADERS });
-  const response = await call(request);
-  for (const name in API_SECURITY_HEADERS) response.headers.set(name, API_SECURITY_HEADERS[name]!);
-  if (servedOverHttps(request.headers)) response.headers.set("strict-transport-security", "max-age=31536000");
-  return response;
+/**
+ * Serves calls matchRecordsApiCall accepts, with the headers proxy.ts gives route handlers' answers.
+ * With the Fetch adapter's Response class (server/adapter-response.ts) the routes' JSON answers are
+ * built with it, which the adapter writes as given instead of reading a web Response's stream back.
+ */
+export function createRecordsApiHandler(responseClass?: typeof Response): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const call = matchRecordsApiCall(request.method, new URL(request.url).pathname, request.headers.get("authorization"), responseClass);
+    if (!call) return Response.json(errorBody(new AppError("not_found", "not found")), { status: 404, headers: API_SECURITY_HEADERS });
+    const response = await call(request);
+    for (const name in API_SECURITY_HEADERS) response.headers.set(name, API_SECURITY_HEADERS[name]!);
+    if (servedOverHttps(request.headers)) response.headers.set("strict-transport-security", "max-age=31536000");
+    return response;
+  };
 }

@@ -22,7 +22,7 @@ import { pendingAfterResponseWork, settleAfterResponseWork, trackAfterResponse }
 import { declareSocketIpServer } from "@/lib/http/client-ip";
 import { startAutomationWork } from "@/lib/automations/start-automation-work";
 import { adapterResponseClass } from "./adapter-response";
-import { serveRecordsApi } from "./records-api";
+import { createRecordsApiHandler } from "./records-api";
 import { createPrecompressedAssetHandler } from "./serve-precompressed-asset";
 import { createRequestRouter } from "./route-request";
 
@@ -41,12 +41,13 @@ async function main(): Promise<void> {
   await app.prepare();
   const handleNext = app.getRequestHandler();
   // Next's route handlers need the real global Request/Response: leave the globals alone, and hand
-  // the adapter's own Response class to the invocation handler only.
-  const hooks = { waitUntil: trackAfterResponse, Response: adapterResponseClass() };
+  // the adapter's own Response class to the invocation handler and the records fast path only.
+  const lightweightResponse = adapterResponseClass();
+  const hooks = { waitUntil: trackAfterResponse, Response: lightweightResponse };
   const handleInvocation = getRequestListener((request: Request) => invokeEndpoint(request, hooks), {
     overrideGlobalObjects: false,
   });
-  const handleRecordsApi = getRequestListener(serveRecordsApi, { overrideGlobalObjects: false });
+  const handleRecordsApi = getRequestListener(createRecordsApiHandler(lightweightResponse), { overrideGlobalObjects: false });
   const handleStaticAsset = dev ? undefined : await createPrecompressedAssetHandler(join(process.cwd(), ".next", "static"));
 
   // Every instance works the automation queue and queues schedules (unless AUTOMATION_WORKER=off).

@@ -20,6 +20,29 @@ export interface ProjectRouteContext<P> {
    * already loaded for API key calls, loaded on first use otherwise.
    */
   runtime: () => Promise<ProjectRuntime>;
+  /** Response.json, or the same answer built with the Fetch adapter's Response class when the caller gave it. */
+  json(body: unknown, init?: JsonAnswerInit): Response;
+}
+
+export interface JsonAnswerInit {
+  status?: number;
+  headers?: Record<string, string>;
+}
+
+/** What Next hands a route handler, and what the production server's records fast path adds. */
+export interface ProjectRouteRequestContext<P> {
+  params: Promise<P>;
+  /**
+   * The Fetch adapter's own Response class (server/adapter-response.ts), given by server/records-api.ts:
+   * the adapter writes its status, headers and text to the socket as given, where a web Response
+   * is a stream it must read back. Next never gives it; its handlers need the real Response.
+   */
+  responseClass?: typeof Response;
+}
+
+function jsonAnswers(responseClass: typeof Response | undefined): (body: unknown, init?: JsonAnswerInit) => Response {
+  if (!responseClass) return (body, init) => Response.json(body, init);
+  return (body, init) => new responseClass(JSON.stringify(body), { status: init?.status, headers: { "content-type": "application/json", ...init?.headers } });
 }
 
 export interface ProjectRouteOptions {
@@ -67,7 +90,7 @@ function notFound(): AppError {
 export function withProjectAuth<P extends RouteParams>(
   handler: (context: ProjectRouteContext<P>) => Promise<Response>,
   options: ProjectRouteOptions,
-): (request: Request, context: { params: Promise<P> }) => Promise<Response> {
+): (request: Request, context: ProjectRouteRequestContext<P>) => Promise<Response> {
   const needed = neededPermissions(options);
   const joiner = options.requireAll ? " and " : " or ";
   return async (request, context) => {
@@ -98,7 +121,7 @@ export function withProjectAuth<P extends RouteParams>(
         if (!runtime) throw notFound();
         return runtime;
       };
-      return await handler({ request, params, project, actor, runtime: loadRuntime });
+      return await handler({ request, params, project, actor, runtime: loadRuntime, json: jsonAnswers(context.responseClass) });
     } catch (error) {
       return handleApiError(error, request);
     }

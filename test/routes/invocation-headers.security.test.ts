@@ -13,7 +13,7 @@ import { getPlatformDb } from "@/lib/platform-db/client";
 import { endpoints } from "@/lib/platform-db/schema";
 import { adapterResponseClass } from "@/server/adapter-response";
 import { trackAfterResponse } from "@/lib/http/after-response";
-import { serveRecordsApi } from "@/server/records-api";
+import { createRecordsApiHandler } from "@/server/records-api";
 import { createRequestRouter } from "@/server/route-request";
 import { describeInProcess, itInProcess } from "@/test/support/in-process-only";
 import { projectApi } from "@/test/support/project-api";
@@ -276,7 +276,8 @@ describe("INVOCATION_URL (item 1)", () => {
         nextCalls.push({ url: req.url ?? "", cookie: req.headers.cookie ?? null, rawCookie: req.rawHeaders.some((name) => name.toLowerCase() === "cookie") });
         res.end("next");
       };
-      const handleRecordsApi = getRequestListener(serveRecordsApi, { overrideGlobalObjects: false });
+      // As server/start.ts serves them: the routes' JSON answers built with the adapter's Response class.
+      const handleRecordsApi = getRequestListener(createRecordsApiHandler(hooks.Response), { overrideGlobalObjects: false });
       routed = createServer(createRequestRouter({ handleInvocation, handleRecordsApi, handleNext, invocationHost: "fn.flowpoint.test" }));
       await new Promise<void>((resolve) => routed.listen(0, "127.0.0.1", resolve));
       port = (routed.address() as AddressInfo).port;
@@ -344,17 +345,32 @@ describe("INVOCATION_URL (item 1)", () => {
     it("serves records API calls with an API key straight from their route handlers, with the API answers' headers; the rest goes to Next", async ({ project }) => {
       nextCalls.length = 0;
       const records = `/api/projects/${project.projectId}/records/tickets`;
-      const key = await project.keyFor(["records.read", "records.create"]);
+      const key = await project.keyFor(["records.read", "records.create", "records.update"]);
       const bearer = { authorization: `Bearer ${key}` };
       const created = await send("localhost:3000", "POST", records, { ...bearer, "content-type": "application/json" }, JSON.stringify({ title: "Fast path", status: "open" }));
       expect(created.status, created.body).toBe(201);
-      expect(created.headers.location).toBe(`${records}/${JSON.parse(created.body).id}`);
+      const createdRecord = JSON.parse(created.body) as { id: string; title: string };
+      expect(createdRecord).toMatchObject({ title: "Fast path", status: "open" });
+      expect(created.headers.location).toBe(`${records}/${createdRecord.id}`);
       const list = await send("localhost:3000", "GET", `${records}?perPage=5`, bearer);
       expect(list.status, list.body).toBe(200);
       expect(JSON.parse(list.body)).toMatchObject({ meta: { page: 1, perPage: 5 } });
+      const read = await send("localhost:3000", "GET", `${records}/${createdRecord.id}`, bearer);
+      expect(JSON.parse(read.body)).toEqual(createdRecord);
+      const updated = await send(
+        "localhost:3000",
+        "PATCH",
+        `${records}/${createdRecord.id}`,
+        { ...bearer, "content-type": "application/json" },
+        JSON.stringify({ status: "closed" }),
+      );
+      expect(updated.status, updated.body).toBe(200);
+      expect(JSON.parse(updated.body)).toMatchObject({ id: createdRecord.id, title: "Fast path", status: "closed" });
       const one = await send("localhost:3000", "GET", `${records}/rec_missing`, bearer);
       expect(one.status).toBe(404);
-      for (const answer of [created, list, one]) {
+      for (const answer of [created, list, read, updated, one]) {
+        expect(answer.headers["content-type"]).toMatch(/^application\/json/);
+        expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
         for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) expect(answer.headers[name], name).toBe(value);
         expect(answer.headers["strict-transport-security"]).toBeUndefined();
       }

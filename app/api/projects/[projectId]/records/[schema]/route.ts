@@ -12,10 +12,10 @@ type Params = { projectId: string; schema: string };
  * search, sort, page, perPage (≤ 100), expand, total=false → `{ data, meta: { page, perPage, total } }`.
  */
 export const GET = withProjectAuth<Params>(
-  async ({ request, runtime, params }) => {
+  async ({ request, runtime, params, json }) => {
     const context = await loadRecordRouteContext(runtime, params.schema);
     const query = parseListQuery({ schema: context.schema, params: new URL(request.url).searchParams });
-    return Response.json(await listRecords({ ...context, query, signal: request.signal }));
+    return json(await listRecords({ ...context, query, signal: request.signal }));
   },
   { permission: "records.read" },
 );
@@ -25,12 +25,12 @@ export const GET = withProjectAuth<Params>(
  * fields (see lib/files/read-record-request.ts).
  */
 export const POST = withProjectAuth<Params>(
-  async ({ request, project, runtime, params }) => {
+  async ({ request, project, runtime, params, json }) => {
     const context = await loadRecordRouteContext(runtime, params.schema);
     const { values, uploads } = await readRecordRequest(request, { schema: context.schema, schemas: context.schemas });
     // No request signal for writes: a client that goes away does not leave a half-known outcome behind.
     const record = await createRecord({ ...context, projectId: project.id, origin: "api", input: values, uploads });
-    return Response.json(record, { status: 201, headers: { location: `${new URL(request.url).pathname}/${record.id}` } });
+    return json(record, { status: 201, headers: { location: `${new URL(request.url).pathname}/${record.id}` } });
   },
   { permission: "records.create" },
 );

@@ -16,7 +16,7 @@ function assertRecordId(schema: string, id: string): void {
 
 /** `GET /records/:schema/:recordId?expand=author,tags` */
 export const GET = withProjectAuth<Params>(
-  async ({ request, runtime, params }) => {
+  async ({ request, runtime, params, json }) => {
     const searchParams = new URL(request.url).searchParams;
     assertOnlyParameters(searchParams, ["expand"]);
     const context = await loadRecordRouteContext(runtime, params.schema);
@@ -29,18 +29,18 @@ export const GET = withProjectAuth<Params>(
           .filter(Boolean),
       ),
     ];
-    return Response.json(await getRecordOrThrow({ ...context, id: params.recordId, expand, signal: request.signal }));
+    return json(await getRecordOrThrow({ ...context, id: params.recordId, expand, signal: request.signal }));
   },
   { permission: "records.read" },
 );
 
 /** `PATCH /records/:schema/:recordId`: the fields to change (JSON or multipart with files). */
 export const PATCH = withProjectAuth<Params>(
-  async ({ request, project, runtime, params }) => {
+  async ({ request, project, runtime, params, json }) => {
     const context = await loadRecordRouteContext(runtime, params.schema);
     assertRecordId(params.schema, params.recordId);
     const { values, uploads } = await readRecordRequest(request, { schema: context.schema, schemas: context.schemas });
-    return Response.json(await updateRecord({ ...context, projectId: project.id, origin: "api", id: params.recordId, input: values, uploads }));
+    return json(await updateRecord({ ...context, projectId: project.id, origin: "api", id: params.recordId, input: values, uploads }));
   },
   { permission: "records.update" },
 );

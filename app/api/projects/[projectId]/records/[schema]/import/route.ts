@@ -17,12 +17,12 @@ type Params = { projectId: string; schema: string };
  * See lib/records-service/import-records.ts.
  */
 export const POST = withProjectAuth<Params>(
-  async ({ request, runtime, params }) => {
+  async ({ request, runtime, params, json }) => {
     assertOnlyParameters(new URL(request.url).searchParams, []);
     const { store, schema, schemas } = await loadRecordRouteContext(runtime, params.schema);
     const source = readNdjsonBody(request);
     // No request signal: a client that goes away ends the body, which stops the import between batches.
-    return Response.json(await importRecords({ store, schema, schemas, source }));
+    return json(await importRecords({ store, schema, schemas, source }));
   },
   { permission: "records.create" },
 );
