@@ -1,4 +1,5 @@
 import { getRequestListener } from "@hono/node-server";
+import type { JsonAnswer } from "@/lib/http/with-project-auth";
 
 /**
  * The Response class of @hono/node-server: a Response whose status, headers and string body the
@@ -7,7 +8,7 @@ import { getRequestListener } from "@hono/node-server";
  * as the global Response (`overrideGlobalObjects`), which Next's route handlers cannot take, so it
  * is installed and the globals are put back in one synchronous step: nothing else runs in between,
  * and only the invocation handler (InvocationHooks.Response) and the records fast path
- * (createRecordsApiHandler) are handed the class.
+ * (adapterJsonAnswer) are handed the class.
  */
 export function adapterResponseClass(): typeof Response {
   const saved = {
@@ -20,4 +21,9 @@ export function adapterResponseClass(): typeof Response {
   Object.defineProperty(globalThis, "Request", saved.Request);
   Object.defineProperty(globalThis, "Response", saved.Response);
   return lightweight;
+}
+
+/** Response.json's answer, built with the adapter's Response class (the records fast path's routes). */
+export function adapterJsonAnswer(responseClass: typeof Response): JsonAnswer {
+  return (body, init) => new responseClass(JSON.stringify(body), { status: init?.status, headers: { "content-type": "application/json", ...init?.headers } });
 }

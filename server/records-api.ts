@@ -5,7 +5,8 @@ import { AppError, errorBody } from "@/lib/errors";
 import { RECORDS_API_PATH } from "@/lib/http/invocation-origin";
 import { API_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { servedOverHttps } from "@/lib/http/served-over-https";
-import type { ProjectRouteRequestContext } from "@/lib/http/with-project-auth";
+import type { JsonAnswer, ProjectRouteRequestContext } from "@/lib/http/with-project-auth";
+import { adapterJsonAnswer } from "./adapter-response";
 
 type RouteHandler<P> = (request: Request, context: ProjectRouteRequestContext<P>) => Promise<Response>;
 type CollectionParams = { projectId: string; schema: string };
@@ -36,7 +37,7 @@ function decodeSegment(segment: string): string | null {
  * scripts that write records in bulk, and every write that triggers automations, come this way, and
  * so do imports, whose bodies are then streamed with no buffering by Next's proxy (proxy.ts).
  */
-export function matchRecordsApiCall(method: string, path: string, authorization: string | null | undefined, responseClass?: typeof Response): RecordsApiCall | null {
+export function matchRecordsApiCall(method: string, path: string, authorization: string | null | undefined, json?: JsonAnswer): RecordsApiCall | null {
   if (!authorization || !/^bearer\s/i.test(authorization)) return null;
   const match = RECORDS_API_PATH.exec(path);
   if (!match) return null;
@@ -45,16 +46,16 @@ export function matchRecordsApiCall(method: string, path: string, authorization:
   if (!projectId || !schema) return null;
   if (match[3] === undefined) {
     const handler = COLLECTION_HANDLERS[method];
-    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }), responseClass }) : null;
+    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }), json }) : null;
   }
   const recordId = decodeSegment(match[3]);
   if (recordId === IMPORT_SEGMENT) {
     // Other methods on it are Next's 405, as they would be without this fast path.
     const handler = IMPORT_HANDLERS[method];
-    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }), responseClass }) : null;
+    return handler ? (request) => handler(request, { params: Promise.resolve({ projectId, schema }), json }) : null;
   }
   const handler = RECORD_HANDLERS[method];
-  return handler && recordId ? (request) => handler(request, { params: Promise.resolve({ projectId, schema, recordId }), responseClass }) : null;
+  return handler && recordId ? (request) => handler(request, { params: Promise.resolve({ projectId, schema, recordId }), json }) : null;
 }
 
 /**
@@ -63,8 +64,9 @@ export function matchRecordsApiCall(method: string, path: string, authorization:
  * built with it, which the adapter writes as given instead of reading a web Response's stream back.
  */
 export function createRecordsApiHandler(responseClass?: typeof Response): (request: Request) => Promise<Response> {
+  const json = responseClass ? adapterJsonAnswer(responseClass) : undefined;
   return async (request) => {
-    const call = matchRecordsApiCall(request.method, new URL(request.url).pathname, request.headers.get("authorization"), responseClass);
+    const call = matchRecordsApiCall(request.method, new URL(request.url).pathname, request.headers.get("authorization"), json);
     if (!call) return Response.json(errorBody(new AppError("not_found", "not found")), { status: 404, headers: API_SECURITY_HEADERS });
     const response = await call(request);
     for (const name in API_SECURITY_HEADERS) response.headers.set(name, API_SECURITY_HEADERS[name]!);

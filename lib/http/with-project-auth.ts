@@ -20,8 +20,8 @@ export interface ProjectRouteContext<P> {
    * already loaded for API key calls, loaded on first use otherwise.
    */
   runtime: () => Promise<ProjectRuntime>;
-  /** Response.json, or the same answer built with the Fetch adapter's Response class when the caller gave it. */
-  json(body: unknown, init?: JsonAnswerInit): Response;
+  /** Response.json, or the caller's cheaper equivalent (ProjectRouteRequestContext.json). */
+  json: JsonAnswer;
 }
 
 export interface JsonAnswerInit {
@@ -29,21 +29,21 @@ export interface JsonAnswerInit {
   headers?: Record<string, string>;
 }
 
+/** Builds a route's JSON answer: a body serialized with JSON.stringify, status 200 unless told. */
+export type JsonAnswer = (body: unknown, init?: JsonAnswerInit) => Response;
+
 /** What Next hands a route handler, and what the production server's records fast path adds. */
 export interface ProjectRouteRequestContext<P> {
   params: Promise<P>;
   /**
-   * The Fetch adapter's own Response class (server/adapter-response.ts), given by server/records-api.ts:
-   * the adapter writes its status, headers and text to the socket as given, where a web Response
-   * is a stream it must read back. Next never gives it; its handlers need the real Response.
+   * Given by server/records-api.ts: answers built with the Fetch adapter's own Response class
+   * (server/adapter-response.ts), which the adapter writes to the socket as given, where a web
+   * Response is a stream it must read back. Next never gives it; its handlers need the real Response.
    */
-  responseClass?: typeof Response;
+  json?: JsonAnswer;
 }
 
-function jsonAnswers(responseClass: typeof Response | undefined): (body: unknown, init?: JsonAnswerInit) => Response {
-  if (!responseClass) return (body, init) => Response.json(body, init);
-  return (body, init) => new responseClass(JSON.stringify(body), { status: init?.status, headers: { "content-type": "application/json", ...init?.headers } });
-}
+const webJsonAnswer: JsonAnswer = (body, init) => Response.json(body, init);
 
 export interface ProjectRouteOptions {
   /** What the route does; with several, any one of them is enough (test runs: create or update)… */
@@ -121,7 +121,7 @@ export function withProjectAuth<P extends RouteParams>(
         if (!runtime) throw notFound();
         return runtime;
       };
-      return await handler({ request, params, project, actor, runtime: loadRuntime, json: jsonAnswers(context.responseClass) });
+      return await handler({ request, params, project, actor, runtime: loadRuntime, json: context.json ?? webJsonAnswer });
     } catch (error) {
       return handleApiError(error, request);
     }
