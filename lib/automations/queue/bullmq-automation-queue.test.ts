@@ -7,7 +7,7 @@ import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import type { AutomationJob } from "./automation-job";
 import { startPrivateRedis } from "@/test/support/fault-processes";
-import { BullmqAutomationQueue, runsInJob } from "./bullmq-automation-queue";
+import { BullmqAutomationQueue, batchJobId, batchJobProject, runsInJob } from "./bullmq-automation-queue";
 import { ProjectRunSlots } from "./project-run-slots";
 
 /**
@@ -276,16 +276,36 @@ suite("BullMQ automation queue: adding runs", () => {
     expect(started.get("record-evtlong2-aut")! - ended.get("record-evtlong1-aut")!).toBeLessThan(200);
   });
 
-  it("puts a job that waits for its project's slot back in the delayed set when another job waits for the worker", async () => {
+  it("keeps a job waiting for its slot while only its own project's jobs wait in the queue, never in the delayed set", async () => {
+    // One run at a time for the project, two jobs in the worker: the third waits in the queue.
+    const { queue, started, ended } = slowRunsQueue({ runMs: 700, concurrency: 2 });
+    const ids = ["record-evtown1-aut_adds", "record-evtown2-aut_adds", "record-evtown3-aut_adds"];
+    for (const id of ids) await queue.add([job(id)]);
+    queue.startWorker();
+    expect(await drainWatchingDelayed(queue)).toBe(0);
+    expect(started.get(ids[1]!)! - ended.get(ids[0]!)!).toBeLessThan(200);
+    expect(started.get(ids[2]!)! - ended.get(ids[1]!)!).toBeLessThan(200);
+  });
+
+  it("puts a job that waits for its project's slot back in the delayed set when another project's job waits for the worker", async () => {
     const { queue, started, ended } = slowRunsQueue({ runMs: 1_500, concurrency: 2 });
-    await queue.add([job("record-evtbusy1-aut")]);
-    await queue.add([job("record-evtbusy2-aut")]);
-    await queue.add([{ ...job("record-evtneighbour-aut"), projectId: "prj_neighbour" }]);
+    await queue.add([job("record-evtbusy1-aut_adds")]);
+    await queue.add([job("record-evtbusy2-aut_adds")]);
+    await queue.add([{ ...job("record-evtneighbour-aut_neighbour"), projectId: "prj_neighbour", automationId: "aut_neighbour" }]);
     queue.startWorker();
     expect(await drainWatchingDelayed(queue)).toBeGreaterThan(0);
     // The other project's run did not wait for the busy project's runs.
-    expect(started.get("record-evtneighbour-aut")!).toBeLessThan(ended.get("record-evtbusy1-aut")!);
+    expect(started.get("record-evtneighbour-aut_neighbour")!).toBeLessThan(ended.get("record-evtbusy1-aut_adds")!);
     expect(started.size).toBe(3);
+  });
+
+  it("names a batch's project in its id, beside the number of its runs", () => {
+    const id = batchJobId(29, "prj_01m8vvmexpfab75ysmq28xe86x");
+    expect(runsInJob(id)).toBe(29);
+    expect(batchJobProject(id)).toBe("prj_01m8vvmexpfab75ysmq28xe86x");
+    // Ids of the older form, and jobs of their own, name none.
+    expect(batchJobProject(`batch-29-${randomUUID()}`)).toBeUndefined();
+    expect(batchJobProject("record-evtown1-aut_adds")).toBeUndefined();
   });
 
   it("tells a caller whose add timed out what became of its jobs once Redis answers again", async () => {

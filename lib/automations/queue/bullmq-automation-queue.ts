@@ -46,9 +46,17 @@ interface AutomationBatch {
 
 const BATCH_JOB_NAME = "batch";
 
-/** A batch job's id says how many runs it holds, so that a backlog can be counted in runs from ids alone. */
-export function batchJobId(runs: number): string {
-  return `batch-${runs}-${randomUUID()}`;
+/**
+ * A batch job's id says how many runs it holds, so that a backlog can be counted in runs from ids
+ * alone, and whose runs they are, so that a worker can tell whose jobs wait (takeSlot).
+ */
+export function batchJobId(runs: number, projectId: string): string {
+  return `batch-${runs}-${projectId}-${randomUUID()}`;
+}
+
+/** The project of a batch job, from its id (batchJobId); undefined for any other job or an id of the older form. */
+export function batchJobProject(jobId: string): string | undefined {
+  return /^batch-\d+-(prj_[^-]+)-/.exec(jobId)?.[1];
 }
 
 /** How many runs a job holds, from its id (batchJobId); 1 for any other job. */
@@ -71,6 +79,10 @@ const SLOT_WAIT_MS = 250;
 const SLOT_RECHECK_MS = 25;
 // The longest a job keeps waiting for a slot this worker's own runs will hand over (see takeSlot).
 const SLOT_LOCAL_WAIT_MAX_MS = 5_000;
+// How many of the jobs next in line a waiting job looks at to tell whose they are.
+const WAITING_LOOK_AHEAD = 100;
+// Beyond this many automations the map of their projects starts again (a worker of many projects).
+const MAX_KNOWN_AUTOMATIONS = 10_000;
 // A job another kind of worker must run (a built-in database's project) waits a moment for one.
 const DEFERRED_WAIT_MS = 1_000;
 
@@ -129,8 +141,10 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private slots: ProjectRunSlots | null = null;
   private readonly controllers = new Set<AbortController>();
   private readonly adds: WriteBatcher<JobToAdd>;
-  /** The last answer of jobsWaiting(), shared by the jobs that ask within SLOT_WAIT_MS ÷ 2. */
-  private waitingCheck: { at: number; answer: Promise<boolean> } | null = null;
+  /** The last answer of waitingJobIds(), shared by the jobs that ask within SLOT_WAIT_MS ÷ 2. */
+  private waitingCheck: { at: number; ids: Promise<readonly string[] | null> } | null = null;
+  /** Automation id → project id, of the runs this worker has worked (othersWaiting). */
+  private readonly automationProjects = new Map<string, string>();
 
   constructor(private readonly options: BullmqAutomationQueueOptions) {
     // No auto-pipelining: ioredis builds its pipeline object with a copy of every script the
@@ -261,6 +275,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     if (data.failedRun !== undefined) throw new AutomationRunFailed(data.failedRun);
     const attemptsBefore = data.attemptsBefore ?? 0;
     const attemptNumber = attemptsBefore + job.attemptsMade + 1;
+    this.noteAutomationProject(data);
     const slot = await this.takeSlot(data.projectId, slots);
     if (!slot) {
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
@@ -285,31 +300,56 @@ export class BullmqAutomationQueue implements AutomationQueue {
   /**
    * A run slot of the project, or null when the job should go back to the delayed set. A job gives up
    * after SLOT_WAIT_MS so that a project at its limit does not hold the worker's capacity while other
-   * jobs wait in the queue. While this worker's own runs hold the project's slots and no job waits in
-   * the queue, giving up helps nobody: the job would only come back behind runs that arrived after it,
-   * 250–500 ms later, which is what a project's delay p99 was made of near its limit. It keeps waiting
-   * then, for the handover of a slot its neighbours are about to free, up to SLOT_LOCAL_WAIT_MAX_MS.
+   * projects' jobs wait in the queue. While this worker's own runs hold the project's slots and only
+   * the project's own jobs wait (or none), giving up helps nobody: the job would only come back behind
+   * runs that arrived after it, 250–500 ms later, which is what a project's delay p99 was made of near
+   * its limit. It keeps waiting then, for the handover of a slot its neighbours are about to free, up
+   * to SLOT_LOCAL_WAIT_MAX_MS.
    */
   private async takeSlot(projectId: string, slots: ProjectRunSlots): Promise<RunSlot | null> {
     const gaveUpAt = Date.now() + SLOT_LOCAL_WAIT_MAX_MS;
     for (;;) {
       const slot = await slots.take(projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
       if (slot) return slot;
-      if (Date.now() >= gaveUpAt || slots.heldCount(projectId) === 0 || (await this.jobsWaiting())) return null;
+      if (Date.now() >= gaveUpAt || slots.heldCount(projectId) === 0 || (await this.othersWaiting(projectId))) return null;
     }
   }
 
-  /** Whether jobs wait in the queue for a worker; asked at most every SLOT_WAIT_MS ÷ 2, for all jobs of this worker at once. */
-  private jobsWaiting(): Promise<boolean> {
+  /**
+   * Whether a job of another project (or one this worker cannot place) is among the next
+   * WAITING_LOOK_AHEAD the queue hands out. A batch's id names its project; a job of its own is placed
+   * by its automation, once this worker has run one of that automation's jobs.
+   */
+  private async othersWaiting(projectId: string): Promise<boolean> {
+    const ids = await this.waitingJobIds();
+    if (ids === null) return true;
+    for (const id of ids) {
+      const project = batchJobProject(id) ?? this.automationProjects.get(id.slice(id.lastIndexOf("-") + 1));
+      if (project !== projectId) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The ids of the jobs next in line (oldest first), asked at most every SLOT_WAIT_MS ÷ 2 for all jobs
+   * of this worker at once; null when the queue cannot say (the job then goes back to the delayed set).
+   */
+  private waitingJobIds(): Promise<readonly string[] | null> {
     const now = Date.now();
-    if (this.waitingCheck && now - this.waitingCheck.at < SLOT_WAIT_MS / 2) return this.waitingCheck.answer;
-    // A queue that cannot say counts as busy: the job goes back to the delayed set, as before.
-    const answer = this.queue.getWaitingCount().then(
-      (count) => count > 0,
-      () => true,
+    if (this.waitingCheck && now - this.waitingCheck.at < SLOT_WAIT_MS / 2) return this.waitingCheck.ids;
+    const ids = this.queue.getRanges(["waiting"], 0, WAITING_LOOK_AHEAD - 1, true).then(
+      (found) => found,
+      () => null,
     );
-    this.waitingCheck = { at: now, answer };
-    return answer;
+    this.waitingCheck = { at: now, ids };
+    return ids;
+  }
+
+  /** Notes a run's automation and project, so that its waiting jobs can be told apart (othersWaiting). */
+  private noteAutomationProject(run: AutomationJob): void {
+    if (this.automationProjects.get(run.automationId) === run.projectId) return;
+    if (this.automationProjects.size >= MAX_KNOWN_AUTOMATIONS) this.automationProjects.clear();
+    this.automationProjects.set(run.automationId, run.projectId);
   }
 
   /** Runs one attempt in a slot taken for it; the slot goes on to the next run once the steps are over, while the log is still being written. */
@@ -340,6 +380,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     const runs = job.data.runs;
     const projectId = runs[0]?.projectId;
     if (!projectId) return;
+    for (const run of runs) this.noteAutomationProject(run);
     const afterInterruption = await this.noteInterruption(job);
     const mayHaveRun = afterInterruption || job.attemptsMade > 0;
     const waiting = [...runs];
@@ -498,7 +539,7 @@ function groupIntoBatches(jobs: readonly JobToAdd[]): Array<{ job: { name: strin
         name: BATCH_JOB_NAME,
         data: { runs: members.map((member) => member.data) },
         opts: {
-          jobId: batchJobId(members.length),
+          jobId: batchJobId(members.length, members[0]!.data.projectId),
           attempts: BATCH_ATTEMPTS,
           backoff: { type: "fixed", delay: BATCH_BACKOFF_MS },
           // Its runs are known by the log, not by the batch's id: nothing to keep once it is done.
