@@ -337,10 +337,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private waitingJobIds(): Promise<readonly string[] | null> {
     const now = Date.now();
     if (this.waitingCheck && now - this.waitingCheck.at < SLOT_WAIT_MS / 2) return this.waitingCheck.ids;
-    const ids = this.queue.getRanges(["waiting"], 0, WAITING_LOOK_AHEAD - 1, true).then(
-      (found) => found,
-      () => null,
-    );
+    const ids = this.queue.getRanges(["waiting"], 0, WAITING_LOOK_AHEAD - 1, true).catch(() => null);
     this.waitingCheck = { at: now, ids };
     return ids;
   }
