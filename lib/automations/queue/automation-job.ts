@@ -42,3 +42,8 @@ export interface AutomationJob {
 export function automationJobId(kind: TriggerType, eventKey: string, automationId: string): string {
   return `${kind}-${eventKey}-${automationId}`;
 }
+
+/** The automation a job id built by automationJobId names (its last part: automation ids hold no "-"). */
+export function automationOfJobId(jobId: string): string {
+  return jobId.slice(jobId.lastIndexOf("-") + 1);
+}

@@ -5,7 +5,7 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import type { AutomationJob } from "./automation-job";
+import { automationJobId, automationOfJobId, type AutomationJob } from "./automation-job";
 import { startPrivateRedis } from "@/test/support/fault-processes";
 import { BullmqAutomationQueue, batchJobId, batchJobProject, runsInJob } from "./bullmq-automation-queue";
 import { ProjectRunSlots } from "./project-run-slots";
@@ -306,6 +306,11 @@ suite("BullMQ automation queue: adding runs", () => {
     // Ids of the older form, and jobs of their own, name none.
     expect(batchJobProject(`batch-29-${randomUUID()}`)).toBeUndefined();
     expect(batchJobProject("record-evtown1-aut_adds")).toBeUndefined();
+  });
+
+  it("reads the automation back from a job id of its own", () => {
+    expect(automationOfJobId(automationJobId("record", "evt_01m8vvnew07gf63xmap1ak8f4p", "aut_01m8vvnew07gf63xmap1ak8f4q"))).toBe("aut_01m8vvnew07gf63xmap1ak8f4q");
+    expect(automationOfJobId(automationJobId("schedule", "1796233115634", "aut_x"))).toBe("aut_x");
   });
 
   it("tells a caller whose add timed out what became of its jobs once Redis answers again", async () => {

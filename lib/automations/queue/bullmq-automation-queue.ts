@@ -3,9 +3,10 @@ import { DelayedError, Queue, Worker, type Job, type JobsOptions } from "bullmq"
 import { Redis, ReplyError } from "ioredis";
 import { createWriteBatcher, type WriteBatcher } from "@/lib/batching/write-batcher";
 import { AppError } from "@/lib/errors";
+import { ID_PREFIXES } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
-import type { AutomationJob } from "./automation-job";
+import { automationOfJobId, type AutomationJob } from "./automation-job";
 import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AddOptions, type AutomationQueue } from "./automation-queue";
 import { ProjectRunSlots, type RunSlot } from "./project-run-slots";
 
@@ -46,6 +47,8 @@ interface AutomationBatch {
 
 const BATCH_JOB_NAME = "batch";
 
+const BATCH_ID_PROJECT = new RegExp(`^batch-\\d+-(${ID_PREFIXES.project}_[^-]+)-`);
+
 /**
  * A batch job's id says how many runs it holds, so that a backlog can be counted in runs from ids
  * alone, and whose runs they are, so that a worker can tell whose jobs wait (takeSlot).
@@ -56,7 +59,7 @@ export function batchJobId(runs: number, projectId: string): string {
 
 /** The project of a batch job, from its id (batchJobId); undefined for any other job or an id of the older form. */
 export function batchJobProject(jobId: string): string | undefined {
-  return /^batch-\d+-(prj_[^-]+)-/.exec(jobId)?.[1];
+  return BATCH_ID_PROJECT.exec(jobId)?.[1];
 }
 
 /** How many runs a job holds, from its id (batchJobId); 1 for any other job. */
@@ -324,7 +327,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     const ids = await this.waitingJobIds();
     if (ids === null) return true;
     for (const id of ids) {
-      const project = batchJobProject(id) ?? this.automationProjects.get(id.slice(id.lastIndexOf("-") + 1));
+      const project = batchJobProject(id) ?? this.automationProjects.get(automationOfJobId(id));
       if (project !== projectId) return true;
     }
     return false;
