@@ -645,7 +645,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   const allTargets = referenceTarget ? [appTarget, referenceTarget] : [appTarget];
 
   // Compiles the hot paths before anything is measured. Without the write check, which loads the
-  // app for a minute before the first step, a few seconds at the start rate left the first step
+  // app for 40 s or more before the first step, a few seconds at the start rate left the first step
   // measuring a cold app (1,020 events/s right after 3 s at 200: delay p50 0.12-2.2 s in 17 runs,
   // the same rate held again mostly 1-5 ms): then the warm-up holds the first rate for a whole step, uncounted.
   await project.setAutomationEnabled(true);
