@@ -1,3 +1,4 @@
+import { LightAbortController } from "@/lib/abort/light-abort-controller";
 import { AppError } from "@/lib/errors";
 import type { OperationOptions } from "./record-store";
 
@@ -31,7 +32,7 @@ export async function runWithDeadline<T>(options: OperationOptions | undefined, 
   }
   if (timeoutMs === 0) throw timeoutError();
   const endsAt = performance.now() + timeoutMs;
-  const controller = new AbortController();
+  const controller = new LightAbortController();
   const abort = () => controller.abort();
   const timer = Number.isFinite(timeoutMs) ? setTimeout(abort, timeoutMs) : undefined;
   callerSignal?.addEventListener("abort", abort, { once: true });

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DelayedError, Queue, Worker, type Job, type JobsOptions } from "bullmq";
 import { Redis, ReplyError } from "ioredis";
+import { LightAbortController } from "@/lib/abort/light-abort-controller";
 import { createWriteBatcher, type WriteBatcher } from "@/lib/batching/write-batcher";
 import { AppError } from "@/lib/errors";
 import { ID_PREFIXES } from "@/lib/ids";
@@ -142,7 +143,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private workerConnection: Redis | null = null;
   private slotsConnection: Redis | null = null;
   private slots: ProjectRunSlots | null = null;
-  private readonly controllers = new Set<AbortController>();
+  private readonly controllers = new Set<LightAbortController>();
   private readonly adds: WriteBatcher<JobToAdd>;
   /** The last answer of waitingJobIds(), shared by the jobs that ask within SLOT_WAIT_MS ÷ 2. */
   private waitingCheck: { at: number; ids: Promise<readonly string[] | null> } | null = null;
@@ -354,7 +355,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
 
   /** Runs one attempt in a slot taken for it; the slot goes on to the next run once the steps are over, while the log is still being written. */
   private async runInSlot(run: AutomationJob, attempt: Omit<AutomationAttempt, "stepsDone">, slot: RunSlot, slots: ProjectRunSlots): Promise<AttemptOutcome> {
-    const controller = new AbortController();
+    const controller = new LightAbortController();
     this.controllers.add(controller);
     let slotGiven = false;
     const giveSlot = () => {

@@ -1,3 +1,4 @@
+import { LightAbortController } from "@/lib/abort/light-abort-controller";
 import { AppError } from "@/lib/errors";
 import { FLOW_LIMITS } from "@/lib/flow/limits";
 
@@ -61,7 +62,7 @@ export class RunBudget {
 
   /** Opens the abort signal of one step; the caller must dispose it when the step ends. */
   openStepSignal(stepLimitMs?: number): StepSignal {
-    const controller = new AbortController();
+    const controller = new LightAbortController();
     const remaining = this.remainingMs();
     const ownLimitFirst = stepLimitMs !== undefined && stepLimitMs < remaining;
     const totalMs = this.totalMs;
