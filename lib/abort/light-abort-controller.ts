@@ -43,12 +43,10 @@ class LightAbortSignal extends EventTarget implements AbortSignal {
 }
 
 export class LightAbortController {
-  readonly signal: AbortSignal;
-  readonly #signal: LightAbortSignal;
+  readonly #signal = new LightAbortSignal();
 
-  constructor() {
-    this.#signal = new LightAbortSignal();
-    this.signal = this.#signal;
+  get signal(): AbortSignal {
+    return this.#signal;
   }
 
   /** As AbortController.abort: the first call sets the reason and tells the listeners, later ones do nothing. */

@@ -127,7 +127,7 @@ function earliestDeadline(deadlines: readonly Deadline[]): Deadline & { dispose(
   const remaining = Math.min(...deadlines.map((deadline) => deadline.remainingMs()));
   const endsAt = performance.now() + remaining;
   const controller = new LightAbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), remaining);
+  const timer = setTimeout(() => controller.abort(), remaining);
   return {
     signal: controller.signal,
     remainingMs: () => Math.max(1, Math.ceil(endsAt - performance.now())),
