@@ -20,10 +20,13 @@ if (slots !== null) {
   // The globals get-automation-queue.ts keeps its queue and the worker mark in.
   const holder = globalThis as typeof globalThis & { __automationQueue?: AutomationQueue; __dedicatedAutomationWorker?: boolean };
   holder.__dedicatedAutomationWorker = true;
+  // Imported once, not per job: under tsx each import() goes through its loader hooks, a cost the
+  // app's own worker (get-automation-queue.ts, a runner set at start-up) does not pay.
+  const runner = import("@/lib/automations/run-automation-job");
   const queue = new BullmqAutomationQueue({
     redisUrl: config.REDIS_URL,
     keyPrefix: config.KV_KEY_PREFIX ?? DEFAULT_KEY_PREFIX,
-    process: async (job, attempt, signal) => (await import("@/lib/automations/run-automation-job")).runAutomationJob(job, attempt, signal, { opensBuiltInDatabases: false }),
+    process: async (job, attempt, signal) => (await runner).runAutomationJob(job, attempt, signal, { opensBuiltInDatabases: false }),
     lockDurationMs: config.AUTOMATION_LOCK_SECONDS * 1_000,
     stalledIntervalMs: (config.AUTOMATION_LOCK_SECONDS * 1_000) / 2,
     projectConcurrency: slots,

@@ -311,11 +311,19 @@ export class BullmqAutomationQueue implements AutomationQueue {
    * to SLOT_LOCAL_WAIT_MAX_MS.
    */
   private async takeSlot(projectId: string, slots: ProjectRunSlots): Promise<RunSlot | null> {
+    const free = await slots.tryTake(projectId);
+    if (free) return free;
     const gaveUpAt = Date.now() + SLOT_LOCAL_WAIT_MAX_MS;
-    for (;;) {
-      const slot = await slots.take(projectId, SLOT_WAIT_MS, SLOT_RECHECK_MS);
-      if (slot) return slot;
-      if (Date.now() >= gaveUpAt || slots.heldCount(projectId) === 0 || (await this.othersWaiting(projectId))) return null;
+    // One place in line for the whole wait: looking up between waits does not send the job to the back.
+    const line = slots.line(projectId, SLOT_RECHECK_MS);
+    try {
+      for (;;) {
+        const slot = await line.next(SLOT_WAIT_MS);
+        if (slot) return slot;
+        if (Date.now() >= gaveUpAt || slots.heldCount(projectId) === 0 || (await this.othersWaiting(projectId))) return line.leave();
+      }
+    } finally {
+      line.leave();
     }
   }
 

@@ -97,6 +97,52 @@ suite("project run slots", () => {
     expect(fresh!.member).not.toBe(held!.member);
   });
 
+  it("gives slots to waiting runs in the order they asked, however often they looked up in between", async () => {
+    const slots = worker({ limit: 1, lingerMs: 1_000 });
+    const held = await slots.tryTake("prj_order");
+    const first = slots.line("prj_order", 5);
+    // The first run looks up (its wait ends empty) while a second one joins the line behind it.
+    expect(await first.next(20)).toBeNull();
+    const second = slots.line("prj_order", 5);
+    const secondSlot = second.next(1_000);
+    slots.give(held!);
+    const firstSlot = await first.next(1_000);
+    expect(firstSlot?.member).toBe(held!.member);
+    slots.give(firstSlot!);
+    expect((await secondSlot)?.member).toBe(held!.member);
+  });
+
+  it("asks Redis nothing while its runs wait for slots it holds all of, and hands on a slot that reaches a run that left", async () => {
+    const counted = new Redis(redisUrl!);
+    let scripts = 0;
+    const send = counted.sendCommand.bind(counted);
+    counted.sendCommand = ((command: { name: string }) => {
+      if (command.name === "evalsha" || command.name === "eval") scripts += 1;
+      return send(command as Parameters<typeof send>[0]);
+    }) as typeof counted.sendCommand;
+    const slots = new ProjectRunSlots({ redis: counted, keyPrefix, limit: 2, lingerMs: 1_000 });
+    opened.push(slots);
+    try {
+      const taken = [await slots.tryTake("prj_quiet"), await slots.tryTake("prj_quiet")];
+      expect(taken.every(Boolean)).toBe(true);
+      const before = scripts;
+      const lines = [slots.line("prj_quiet", 5), slots.line("prj_quiet", 5), slots.line("prj_quiet", 5)];
+      expect(await lines[0]!.next(60)).toBeNull();
+      expect(scripts).toBe(before);
+      // A run that leaves the line is skipped; one that leaves after a handover returns the slot, which goes on.
+      expect(lines[1]!.leave()).toBeNull();
+      slots.give(taken[0]!);
+      const handed = lines[0]!.leave();
+      expect(handed?.member).toBe(taken[0]!.member);
+      slots.give(handed!);
+      expect((await lines[2]!.next(100))?.member).toBe(taken[0]!.member);
+      expect(scripts).toBe(before);
+    } finally {
+      await slots.close();
+      counted.disconnect();
+    }
+  });
+
   it("frees the slots of a worker that died once their lease lapses, and renews the slots of one that lives", async () => {
     const dead = worker({ limit: 1, leaseTtlMs: 300 });
     const alive = worker({ limit: 1, leaseTtlMs: 300 });

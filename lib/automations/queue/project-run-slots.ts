@@ -50,10 +50,31 @@ interface HeldSlot extends RunSlot {
   lingerTimer: NodeJS.Timeout | null;
 }
 
+/** A run of this worker waiting in a project's line (see line()). */
+interface Waiter {
+  /** A run of this worker handed its slot on. */
+  handOver(slot: HeldSlot): void;
+  /** A slot went back to Redis instead (kept too long): the waiter asks Redis at once, first in line meanwhile. */
+  slotReturned(): void;
+  /** The worker is closing. */
+  closed(): void;
+}
+
 interface ProjectSlots {
   held: Set<HeldSlot>;
   /** Runs of this worker waiting for a slot of the project, oldest first. */
-  waiters: Array<(slot: HeldSlot | null) => void>;
+  waiters: Waiter[];
+}
+
+/**
+ * A run's place in the line for a slot of one project. It keeps its place across waits, so that
+ * runs get slots in the order they asked, however often their caller looks up in between.
+ */
+export interface SlotLine {
+  /** A slot within `ms`, or null when none came (the place in line is kept). */
+  next(ms: number): Promise<RunSlot | null>;
+  /** Leaves the line. A slot handed to it meanwhile is returned: the caller uses it or gives it. */
+  leave(): RunSlot | null;
 }
 
 type SlotScript = (...args: Array<string | number>) => Promise<unknown>;
@@ -124,33 +145,115 @@ export class ProjectRunSlots {
 
   /**
    * A slot within `waitMs`: a project at its limit is usually about to free one, handed over by a run
-   * of this worker, or freed by another worker (looked for again every `recheckMs`). Null when none
+   * of this worker, or freed by another worker (looked for in Redis every `recheckMs`). Null when none
    * came in time.
    */
   async take(projectId: string, waitMs: number, recheckMs: number): Promise<RunSlot | null> {
-    const deadline = Date.now() + waitMs;
-    for (;;) {
-      const slot = await this.tryTake(projectId);
-      if (slot || Date.now() >= deadline) return slot;
-      const handedOver = await this.waitForHandover(projectId, Math.min(recheckMs, Math.max(0, deadline - Date.now())));
-      if (handedOver) return handedOver;
-    }
+    const slot = await this.tryTake(projectId);
+    if (slot) return slot;
+    const line = this.line(projectId, recheckMs);
+    return (await line.next(waitMs)) ?? line.leave();
   }
 
-  private waitForHandover(projectId: string, ms: number): Promise<HeldSlot | null> {
-    const project = this.projectSlots(projectId);
-    return new Promise((resolve) => {
-      const waiter = (slot: HeldSlot | null) => {
-        clearTimeout(timer);
-        resolve(slot);
-      };
-      const timer = setTimeout(() => {
-        const index = project.waiters.indexOf(waiter);
-        if (index >= 0) project.waiters.splice(index, 1);
-        resolve(null);
-      }, ms);
-      project.waiters.push(waiter);
-    });
+  /**
+   * A place at the end of the project's line. Runs of this worker hand their slots to the line's
+   * first; while this worker holds fewer than the project's limit, the first few in line (as many as
+   * could get one) also ask Redis every `recheckMs`, for a slot another worker freed. A worker that
+   * holds them all asks Redis nothing while its runs wait: it would be refused.
+   */
+  line(projectId: string, recheckMs: number): SlotLine {
+    let granted: HeldSlot | null = null;
+    let done = false;
+    let wake: ((slot: HeldSlot | null) => void) | null = null;
+    let asking = false;
+    const leaveLine = (): void => {
+      const project = this.projects.get(projectId);
+      if (!project) return;
+      const index = project.waiters.indexOf(waiter);
+      if (index >= 0) project.waiters.splice(index, 1);
+      if (project.held.size === 0 && project.waiters.length === 0) this.projects.delete(projectId);
+    };
+    const finish = (): void => {
+      done = true;
+      clearInterval(recheck);
+      leaveLine();
+    };
+    const deliver = (slot: HeldSlot): void => {
+      // Two slots may meet one run (a handover while Redis granted one): the second goes on.
+      if (done || granted) {
+        this.give(slot);
+        return;
+      }
+      leaveLine();
+      if (!wake) {
+        granted = slot;
+        return;
+      }
+      finish();
+      const resolve = wake;
+      wake = null;
+      resolve(slot);
+    };
+    const askRedis = (): void => {
+      if (done || asking || granted) return;
+      const project = this.projectSlots(projectId);
+      let holding = 0;
+      for (const slot of project.held) if (!slot.lost) holding += 1;
+      const place = project.waiters.indexOf(waiter);
+      if (holding >= this.options.limit || place >= this.options.limit - holding) return;
+      asking = true;
+      this.tryTake(projectId)
+        .then((slot) => {
+          if (slot) deliver(slot as HeldSlot);
+        })
+        .catch(() => undefined)
+        .finally(() => {
+          asking = false;
+        });
+    };
+    const waiter: Waiter = {
+      handOver: deliver,
+      slotReturned: () => {
+        if (done) return;
+        this.projectSlots(projectId).waiters.unshift(waiter);
+        askRedis();
+      },
+      closed: () => {
+        finish();
+        const resolve = wake;
+        wake = null;
+        resolve?.(null);
+      },
+    };
+    this.projectSlots(projectId).waiters.push(waiter);
+    const recheck = setInterval(askRedis, recheckMs);
+    return {
+      next: (ms) => {
+        if (granted) {
+          const slot = granted;
+          granted = null;
+          finish();
+          return Promise.resolve(slot);
+        }
+        if (done) return Promise.resolve(null);
+        return new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            wake = null;
+            resolve(null);
+          }, ms);
+          wake = (slot) => {
+            clearTimeout(timer);
+            resolve(slot);
+          };
+        });
+      },
+      leave: () => {
+        finish();
+        const slot = granted;
+        granted = null;
+        return slot;
+      },
+    };
   }
 
   /**
@@ -165,13 +268,13 @@ export class ProjectRunSlots {
     const waiter = project.waiters.shift();
     const keptTooLong = Date.now() - slot.takenAt >= this.handoffLimitMs;
     if (waiter && !keptTooLong && !slot.lost) {
-      waiter(this.use(slot));
+      waiter.handOver(this.use(slot));
       return;
     }
     if (waiter || keptTooLong || slot.lost) {
       this.giveBack(project, slot);
       // The waiter looks for a slot again, now on an equal footing with other workers' runs.
-      waiter?.(null);
+      waiter?.slotReturned();
       return;
     }
     slot.lingerTimer = setTimeout(() => {
@@ -221,7 +324,7 @@ export class ProjectRunSlots {
         if (slot.lingerTimer) clearTimeout(slot.lingerTimer);
         removals.push(this.options.redis.zrem(this.slotsKey(projectId), slot.member).catch(() => undefined));
       }
-      for (const waiter of project.waiters) waiter(null);
+      for (const waiter of [...project.waiters]) waiter.closed();
     }
     this.projects.clear();
     await Promise.all(removals);
