@@ -143,6 +143,25 @@ suite("project run slots", () => {
     }
   });
 
+  it("gives the first in a worker's line a slot another worker freed, in the order its runs asked", async () => {
+    const holder = worker({ limit: 2, lingerMs: 20 });
+    const waiting = worker({ limit: 2 });
+    const held = [await holder.tryTake("prj_shared"), await holder.tryTake("prj_shared")];
+    const lines = [waiting.line("prj_shared", 5), waiting.line("prj_shared", 5), waiting.line("prj_shared", 5)];
+    const slots = lines.map((line) => line.next(1_000));
+    // Nobody waits in the holder: the slot lingers 20 ms, goes back to Redis, and the first in the other line takes it.
+    holder.give(held[0]!);
+    const first = await slots[0]!;
+    expect(first).not.toBeNull();
+    expect(waiting.heldCount("prj_shared")).toBe(1);
+    // Handed on within the waiting worker, to the second in line, before the third.
+    waiting.give(first!);
+    expect((await slots[1]!)?.member).toBe(first!.member);
+    holder.give(held[1]!);
+    expect(await slots[2]!).not.toBeNull();
+    expect(await slotMembers("prj_shared")).toHaveLength(2);
+  });
+
   it("frees the slots of a worker that died once their lease lapses, and renews the slots of one that lives", async () => {
     const dead = worker({ limit: 1, leaseTtlMs: 300 });
     const alive = worker({ limit: 1, leaseTtlMs: 300 });

@@ -71,7 +71,7 @@ interface ProjectSlots {
  * runs get slots in the order they asked, however often their caller looks up in between.
  */
 export interface SlotLine {
-  /** A slot within `ms`, or null when none came (the place in line is kept). */
+  /** A slot within `ms`, or null when none came (the place in line is kept). One wait at a time. */
   next(ms: number): Promise<RunSlot | null>;
   /** Leaves the line. A slot handed to it meanwhile is returned: the caller uses it or gives it. */
   leave(): RunSlot | null;
