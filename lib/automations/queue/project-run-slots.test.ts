@@ -2,13 +2,21 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
-import { ProjectRunSlots, type ProjectRunSlotsOptions } from "./project-run-slots";
+import { ProjectRunSlots, type ProjectRunSlotsOptions, type RunSlot } from "./project-run-slots";
 
 /** The per-project semaphore, its leases and their Lua, against real Redis (runs when REDIS_URL is set). */
 const redisUrl = getConfig().REDIS_URL;
 const suite = redisUrl ? describe : describe.skip;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A slot within `waitMs`, as a job's first wait takes one: a free one at once, else a place in line. */
+async function take(slots: ProjectRunSlots, projectId: string, waitMs: number, recheckMs: number): Promise<RunSlot | null> {
+  const slot = await slots.tryTake(projectId);
+  if (slot) return slot;
+  const line = slots.line(projectId, recheckMs);
+  return (await line.next(waitMs)) ?? line.leave();
+}
 
 suite("project run slots", () => {
   let redis: Redis;
@@ -58,7 +66,7 @@ suite("project run slots", () => {
     expect(first).not.toBeNull();
     const [member] = await slotMembers("prj_c");
     // A second run of the project waits; the first one's end hands it the same slot.
-    const waiting = slots.take("prj_c", 1_000, 1_000);
+    const waiting = take(slots, "prj_c", 1_000, 1_000);
     await sleep(20);
     slots.give(first!);
     const second = await waiting;
@@ -85,10 +93,10 @@ suite("project run slots", () => {
 
     // A worker whose runs keep wanting the slot hands it on only until its hand-off limit.
     const busy = worker({ limit: 1, lingerMs: 1_000, handoffLimitMs: 100 });
-    const held = await busy.take("prj_e", 100, 10);
+    const held = await take(busy, "prj_e", 100, 10);
     expect(held).not.toBeNull();
     await sleep(120);
-    const next = busy.take("prj_e", 500, 10);
+    const next = take(busy, "prj_e", 500, 10);
     await sleep(10);
     busy.give(held!);
     // The waiting run got a slot, but a new one: the old one went back to Redis first.

@@ -144,18 +144,6 @@ export class ProjectRunSlots {
   }
 
   /**
-   * A slot within `waitMs`: a project at its limit is usually about to free one, handed over by a run
-   * of this worker, or freed by another worker (looked for in Redis every `recheckMs`). Null when none
-   * came in time.
-   */
-  async take(projectId: string, waitMs: number, recheckMs: number): Promise<RunSlot | null> {
-    const slot = await this.tryTake(projectId);
-    if (slot) return slot;
-    const line = this.line(projectId, recheckMs);
-    return (await line.next(waitMs)) ?? line.leave();
-  }
-
-  /**
    * A place at the end of the project's line. Runs of this worker hand their slots to the line's
    * first; while this worker holds fewer than the project's limit, the first few in line (as many as
    * could get one) also ask Redis every `recheckMs`, for a slot another worker freed. A worker that
