@@ -123,3 +123,8 @@ export function newestTicketsWithAuthorStatement(): Statement {
 export function insertStatementText(collection: string): string {
   return `INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES ($1, $2::jsonb)`;
 }
+
+/** The store's insertMany: a JSON array of documents in one statement (batched inserts, execution log batches). */
+export function insertManyStatementText(collection: string): string {
+  return `INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`;
+}

@@ -13,14 +13,10 @@
  *   SQL of lib/records/postgres), the JMESPath transform compiled once, JSON out;
  * - POST intake: the body read (≤ 100 KB) and parsed, the condition, and for a valid submission the
  *   record INSERT, through the app's own write batcher (lib/batching/write-batcher.ts) as the record
- *   store sends it: alone while fewer than four statements of the table run, else gathered into one
- *   multi-row INSERT (until 2026-12-04 always alone, which the app's batching outran);
- * - after the response: the execution log, queued and written as the app writes it
- *   (lib/flow/execution-log/log-write-queue.ts): entries queued in one turn of the event loop go out
- *   together, one multi-row INSERT (the record store's insertMany statement) of at most 200 at a
- *   time, so that the logs are stored as the calls are answered. Until 2026-12-04 each entry was its
- *   own INSERT handed to the pool, which queued them in memory behind the calls' own queries: under
- *   load most were stored after the measured window, work the reference's req/s did not include.
+ *   store sends it: alone while fewer than four statements of the table run, else one multi-row INSERT;
+ * - after the response: the execution log, written as lib/flow/execution-log/log-write-queue.ts
+ *   writes it: one multi-row INSERT (at most 200 entries) at a time, the entries of one turn together,
+ *   so that the logs are stored as the calls are answered and not after the measured window.
  *
  * Configuration (environment): PORT, REDIS_URL, CUSTOMER_DATABASE_URL, BENCH_REFERENCE_CONFIG
  * (JSON: {projectId, endpoints: {cached|uncached|intake: {id, slug}}}), KV_KEY_PREFIX (the app's,
@@ -34,6 +30,7 @@ import { SLIDING_WINDOW_SCRIPT } from "@/lib/kv/redis/redis-sliding-window-rate-
 import { newId } from "@/lib/ids";
 import { createWriteBatcher } from "@/lib/batching/write-batcher";
 import { CACHE_SECONDS, PAGE_SIZE, TICKETS_TRANSFORM, type EndpointKey } from "../fixtures";
+import { insertManyStatementText, insertStatementText } from "../records/records-statements";
 import { readBody } from "./read-body";
 
 interface ReferenceConfig {
@@ -79,10 +76,9 @@ const PREVIEW_MAX_CHARS = 2_000;
 // The statements lib/records/postgres/sql-record-store.ts issues for these calls.
 const PAGE_SQL = `SELECT doc FROM "flowpoint_records"."tickets" WHERE TRUE ORDER BY (doc->>'createdAt') COLLATE "C" DESC, id DESC LIMIT $1`;
 const BY_IDS_SQL = `SELECT doc FROM "flowpoint_records"."authors" WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb))`;
-const INSERT_SUBMISSION_SQL = `INSERT INTO "flowpoint_records"."submissions" (id, doc) VALUES ($1, $2::jsonb)`;
-const INSERT_SUBMISSIONS_SQL = `INSERT INTO "flowpoint_records"."submissions" (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`;
-const INSERT_EXECUTIONS_SQL = `INSERT INTO "flowpoint_records"."_executions" (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`;
-const LOG_BATCH_MAX = 200;
+const INSERT_SUBMISSION_SQL = insertStatementText("submissions");
+const INSERT_SUBMISSIONS_SQL = insertManyStatementText("submissions");
+const INSERT_EXECUTIONS_SQL = insertManyStatementText("_executions");
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 type Headers = Record<string, string>;
@@ -153,7 +149,7 @@ function writeLog(
     createdAt: now,
     updatedAt: now,
   };
-  queueLogEntry(entry);
+  void logInserts.add("_executions", entry).catch((error: Error) => console.error("[reference] execution logs failed:", error.message));
 }
 
 const submissionInserts = createWriteBatcher<Doc>({
@@ -163,27 +159,9 @@ const submissionInserts = createWriteBatcher<Doc>({
   failsEveryItem: () => true,
 });
 
-const waitingLogs: Doc[] = [];
-let flushingLogs = false;
-
-/** Entries queued in the same turn go out together; one batch at a time, as the app's log queue. */
-function queueLogEntry(entry: Doc): void {
-  waitingLogs.push(entry);
-  if (flushingLogs) return;
-  flushingLogs = true;
-  queueMicrotask(() => void flushLogs());
-}
-
-async function flushLogs(): Promise<void> {
-  try {
-    while (waitingLogs.length > 0) {
-      const batch = waitingLogs.splice(0, LOG_BATCH_MAX);
-      await pool.query(INSERT_EXECUTIONS_SQL, [JSON.stringify(batch)]).catch((error: Error) => console.error("[reference] execution logs failed:", error.message));
-    }
-  } finally {
-    flushingLogs = false;
-  }
-}
+// One batch at a time, the entries of a turn together, always the insertMany statement: the app's log queue.
+const insertLogs = async (entries: readonly Doc[]) => void (await pool.query(INSERT_EXECUTIONS_SQL, [JSON.stringify(entries)]));
+const logInserts = createWriteBatcher<Doc>({ runAlone: (entry) => insertLogs([entry]), runBatch: insertLogs, failsEveryItem: () => true, maxInFlight: 1 });
 
 async function ticketsList(): Promise<{ list: unknown; steps: StepLog[] }> {
   const queryStarted = performance.now();
