@@ -315,6 +315,13 @@ function signalWorkers(app: EventTarget, signal: "SIGSTOP" | "SIGCONT"): void {
   for (const managed of app.processes().slice(1)) process.kill(managed.pid, signal);
 }
 
+/** A closed-loop write load, with the CPU the server spent per write answered meanwhile. */
+type MeasuredWrites = WriteLoadResult & { serverCpuMsPerWrite: number | null };
+
+function cpuMsPerWrite(ticksBefore: number | null, ticksAfter: number | null, writes: number): number | null {
+  return ticksBefore !== null && ticksAfter !== null && writes > 0 ? ((ticksAfter - ticksBefore) * 1000) / CLOCK_TICKS_PER_SECOND / writes : null;
+}
+
 /**
  * The records API's own peak (closed loop), `rounds` times interleaved: with the automation off; on,
  * with the worker paused (SIGSTOP) so that the figure is the write path's own cost — planning, the
@@ -330,9 +337,10 @@ async function measureWriteThroughput(
   profilers: InspectorProfiler[] | null,
 ): Promise<WriteThroughput> {
   const { options, log } = context;
+  const serverPid = app.processes()[0]!.pid;
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
   const modes = ["without", "with", "alongside"] as const;
-  const rounds: Record<(typeof modes)[number], WriteLoadResult[]> = { without: [], with: [], alongside: [] };
+  const rounds: Record<(typeof modes)[number], MeasuredWrites[]> = { without: [], with: [], alongside: [] };
   const labels = { without: "without the automation", with: "with the automation, worker paused", alongside: "with the automation, worker running" };
   let drainSeconds = 0;
   // The server alone, without the automation and with it (worker paused): what a queued event costs a write.
@@ -342,7 +350,7 @@ async function measureWriteThroughput(
       await project.setAutomationEnabled(mode !== "without");
       await settle([app]);
       if (mode === "with") signalWorkers(app, "SIGSTOP");
-      let load: WriteLoadResult;
+      let load: MeasuredWrites;
       // Round 1 of each mode is profiled: the server alone while the worker is paused (a stopped
       // process cannot answer its inspector), the server and the worker when they run side by side.
       const profiled = round === 1 && profilers ? (mode === "alongside" ? profilers : profilers.slice(0, 1)) : null;
@@ -353,7 +361,9 @@ async function measureWriteThroughput(
           if (mode !== "with") await settle([app]);
         }
         for (const profiler of profiled ?? []) await profiler.start();
-        load = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
+        const serverTicksBefore = cpuTicks(serverPid);
+        const written = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
+        load = { ...written, serverCpuMsPerWrite: cpuMsPerWrite(serverTicksBefore, cpuTicks(serverPid), written.answeredAt.size) };
       } finally {
         if (mode === "with") signalWorkers(app, "SIGCONT");
       }
@@ -367,19 +377,20 @@ async function measureWriteThroughput(
       rounds[mode].push(load);
       log(
         `records API writes ${labels[mode]}${options.rounds > 1 ? ` (round ${round})` : ""}: ${load.writesPerSecond.toFixed(0)} writes/s, ` +
-          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
+          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms, server CPU ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"} ms/write${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
           (mode === "without" ? "" : ` (its runs drained ${((Date.now() - drainStarted) / 1000).toFixed(1)} s after the load)`),
       );
     }
   }
   if (serverProfiles.without && serverProfiles.with) console.log(`\n${formatWriteOverhead(serverProfiles.without, serverProfiles.with)}\n`);
-  const summary = (loads: WriteLoadResult[]) => {
+  const summary = (loads: MeasuredWrites[]) => {
     const rates = loads.map((load) => load.writesPerSecond);
-    const chosen = loads.find((load) => load.writesPerSecond === median(rates)) as WriteLoadResult;
+    const chosen = loads.find((load) => load.writesPerSecond === median(rates)) as MeasuredWrites;
     return {
       writesPerSecond: chosen.writesPerSecond,
       p50Ms: chosen.latencyMs.p50,
       p99Ms: chosen.latencyMs.p99,
+      serverCpuMsPerWrite: chosen.serverCpuMsPerWrite,
       failures: loads.reduce((sum, load) => sum + load.failures, 0),
       rounds: rates.map(Math.round),
     };
