@@ -207,6 +207,20 @@ for (const backend of backends) {
       expect((await catalog()).filter((name) => name.endsWith("_search"))).toEqual([]);
     });
 
+    it("caps a search index's pending list, also on an index built before the cap", async () => {
+      const name = searchIndexName("capped", ["title"]);
+      const options = async () =>
+        (await executor.query("SELECT reloptions AS options FROM pg_class WHERE oid = to_regclass($1)", [`flowpoint_records.${name}`], AbortSignal.timeout(10_000))).rows[0]
+          ?.options;
+      await store.ensureSearchIndex("capped", ["title"]);
+      expect(await options()).toEqual(["gin_pending_list_limit=256"]);
+      // As an index of an earlier version was built: with PostgreSQL's default list.
+      await executor.query(`ALTER INDEX flowpoint_records.${name} RESET (gin_pending_list_limit)`, [], AbortSignal.timeout(10_000));
+      expect(await options()).toBeNull();
+      await store.ensureSearchIndex("capped", ["title"]);
+      expect(await options()).toEqual(["gin_pending_list_limit=256"]);
+    });
+
     it("replaces a field index of the earlier shape the first time a query uses it", async () => {
       await store.insertMany("legacy", documents().slice(0, 1000));
       const table = qualifiedTable("legacy");

@@ -52,6 +52,16 @@ const INDEX_CATALOG_TIMEOUT_MS = 10_000;
  * building the two indexes reads the whole collection twice, about 2.5 s per 100,000 records here.
  */
 const LEGACY_INDEX_UPGRADE_TIMEOUT_MS = 30 * 60_000;
+/**
+ * A search index's pending list, in kB (PostgreSQL's default is 4 MB). New entries of a GIN index
+ * wait in that list, and the insert that finds it full moves all of it into the index before it
+ * answers: at 1,000 inserts a second into a table with text search, one insert every 3–4 s took
+ * 135–190 ms instead of a few, and held an automation's run slot meanwhile. A list 16 times
+ * smaller is emptied 16 times as often, each time quickly enough to vanish among the other inserts,
+ * at the same CPU per insert (bench/README.md, 2026-12-04, evening).
+ */
+const SEARCH_INDEX_PENDING_LIST_OPTION = "gin_pending_list_limit=256";
+
 /** Operators an indexed field's keys serve (build-where.ts). */
 const INDEX_SERVED_OPS: ReadonlySet<string> = new Set(["eq", "in", "gt", "gte", "lt", "lte"]);
 
@@ -633,11 +643,16 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         const run: RunStatement = (sql, params = []) => query(sql, params, deadline);
         const wanted = searched.length ? searchIndexName(collection, searched) : undefined;
         const concurrently = options.kind === "postgres" ? "CONCURRENTLY " : "";
-        const indexes = await run("SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = to_regclass($1)", [
-          qualifiedTable(collection),
-        ]);
+        const indexes = await run(
+          "SELECT c.relname AS name, i.indisvalid AS valid, c.reloptions AS options FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE i.indrelid = to_regclass($1)",
+          [qualifiedTable(collection)],
+        );
         const searchIndexes = indexes.rows.filter((row) => String(row.name).endsWith(SEARCH_INDEX_SUFFIX));
         const current = searchIndexes.find((row) => row.name === wanted);
+        // An index built before its pending list was capped gets the cap now: a setting, not a rebuild.
+        if (wanted && current?.valid === true && !(Array.isArray(current.options) && current.options.includes(SEARCH_INDEX_PENDING_LIST_OPTION))) {
+          await run(`ALTER INDEX ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(wanted)} SET (${SEARCH_INDEX_PENDING_LIST_OPTION})`);
+        }
         // Saving a schema whose search fields did not change costs one catalog read, not a build.
         if (wanted && current?.valid !== true) {
           // The records schema (where pg_trgm goes when nobody installed it) and the table the index is on.
@@ -646,7 +661,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
           if (trigramSchema === undefined) return;
           // What a failed or cancelled concurrent build left behind, which IF NOT EXISTS would keep.
           if (current) await run(`DROP INDEX ${concurrently}IF EXISTS ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(wanted)}`);
-          const sql = `CREATE INDEX ${concurrently}IF NOT EXISTS ${quoteIdentifier(wanted)} ON ${qualifiedTable(collection)} USING gin (${searchedText(searched)} ${quoteIdentifier(trigramSchema)}.gin_trgm_ops)`;
+          const sql = `CREATE INDEX ${concurrently}IF NOT EXISTS ${quoteIdentifier(wanted)} ON ${qualifiedTable(collection)} USING gin (${searchedText(searched)} ${quoteIdentifier(trigramSchema)}.gin_trgm_ops) WITH (${SEARCH_INDEX_PENDING_LIST_OPTION})`;
           await createIdempotently(() => run(sql));
           await run(`ANALYZE ${qualifiedTable(collection)}`);
         }
