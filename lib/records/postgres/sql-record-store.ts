@@ -58,7 +58,7 @@ const LEGACY_INDEX_UPGRADE_TIMEOUT_MS = 30 * 60_000;
  * answers: at 1,000 inserts a second into a table with text search, one insert every 3–4 s took
  * 135–190 ms instead of a few, and held an automation's run slot meanwhile. A list 16 times
  * smaller is emptied 16 times as often, each time quickly enough to vanish among the other inserts,
- * at the same CPU per insert (bench/README.md, 2026-12-04, evening).
+ * at the same CPU per insert (bench/README.md, "2026-12-04 (late)").
  */
 const SEARCH_INDEX_PENDING_LIST_OPTION = "gin_pending_list_limit=256";
 
