@@ -192,7 +192,9 @@ export class ProjectRunSlots {
       asking = true;
       this.tryTake(projectId)
         .then((slot) => {
-          if (slot) deliver(slot as HeldSlot);
+          // To the first in line, which need not be this run: the asks of the first few overlap, and
+          // the one answered first may be a later one's.
+          if (slot) this.give(slot);
         })
         .catch(() => undefined)
         .finally(() => {
