@@ -167,7 +167,7 @@ export class ProjectRunSlots {
       leaveLine();
     };
     const deliver = (slot: HeldSlot): void => {
-      // Two slots may meet one run (a handover while Redis granted one): the second goes on.
+      // A run that has left the line, or holds a slot already, passes a slot handed to it on.
       if (done || granted) {
         this.give(slot);
         return;

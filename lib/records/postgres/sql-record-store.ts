@@ -62,6 +62,11 @@ const LEGACY_INDEX_UPGRADE_TIMEOUT_MS = 30 * 60_000;
  */
 const SEARCH_INDEX_PENDING_LIST_OPTION = "gin_pending_list_limit=256";
 
+/** Whether an index's storage options (pg_class.reloptions) hold the search index's pending list cap. */
+function hasPendingListCap(reloptions: unknown): boolean {
+  return Array.isArray(reloptions) && reloptions.includes(SEARCH_INDEX_PENDING_LIST_OPTION);
+}
+
 /** Operators an indexed field's keys serve (build-where.ts). */
 const INDEX_SERVED_OPS: ReadonlySet<string> = new Set(["eq", "in", "gt", "gte", "lt", "lte"]);
 
@@ -650,7 +655,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         const searchIndexes = indexes.rows.filter((row) => String(row.name).endsWith(SEARCH_INDEX_SUFFIX));
         const current = searchIndexes.find((row) => row.name === wanted);
         // An index built before its pending list was capped gets the cap now: a setting, not a rebuild.
-        if (wanted && current?.valid === true && !(Array.isArray(current.options) && current.options.includes(SEARCH_INDEX_PENDING_LIST_OPTION))) {
+        if (wanted && current?.valid === true && !hasPendingListCap(current.options)) {
           await run(`ALTER INDEX ${quoteIdentifier(RECORDS_SCHEMA)}.${quoteIdentifier(wanted)} SET (${SEARCH_INDEX_PENDING_LIST_OPTION})`);
         }
         // Saving a schema whose search fields did not change costs one catalog read, not a build.
