@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
 /**
@@ -117,6 +117,54 @@ export function cpuTicks(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** The whole machine's CPU time in clock ticks since boot (/proc/stat), busy and in all. */
+export function machineCpuTicks(): { busy: number; total: number } | null {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
+    // cpu user nice system idle iowait irq softirq steal: idle and iowait are the time nothing ran.
+    const fields = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = fields.reduce((sum, value) => sum + value, 0);
+    return { busy: total - (fields[3] ?? 0) - (fields[4] ?? 0), total };
+  } catch {
+    return null;
+  }
+}
+
+/** The share of the machine's CPU time that was busy between two readings of machineCpuTicks. */
+export function machineBusyShare(before: { busy: number; total: number } | null, after: { busy: number; total: number } | null): number | null {
+  if (!before || !after || after.total <= before.total) return null;
+  return (after.busy - before.busy) / (after.total - before.total);
+}
+
+/** CPU ticks of every running process with one of these command names (PostgreSQL's, Redis's), by pid. */
+export function commandTicks(commands: ReadonlySet<string>): Map<number, number> {
+  const ticks = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      if (!commands.has(command)) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // Gone between the listing and the read.
+    }
+  }
+  return ticks;
+}
+
+/**
+ * Ticks spent between two readings of commandTicks: a process that started meanwhile counts from
+ * zero; one that ended meanwhile is missed (its last ticks are gone with it), so this is a floor.
+ */
+export function ticksBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
+  let spent = 0;
+  // A pid used again by a new process can read lower than before: that one counts from zero too.
+  for (const [pid, ticks] of after) spent += ticks >= (before.get(pid) ?? 0) ? ticks - (before.get(pid) ?? 0) : ticks;
+  return spent;
 }
 
 /** Resident memory in bytes (VmRSS), or null when the process is gone. */

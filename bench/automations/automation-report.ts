@@ -48,6 +48,15 @@ export interface RateStep {
   cpuMsPerEventServer: number | null;
   /** …and of the worker process (null when the app works the queue itself). */
   cpuMsPerEventWorker: number | null;
+  /** CPU of PostgreSQL's processes per event over the same time (a floor: a backend that ended meanwhile is missed)… */
+  cpuMsPerEventDatabase: number | null;
+  /** …and of Redis's. */
+  cpuMsPerEventRedis: number | null;
+  /**
+   * The share of the machine's CPU time busy while the writes were sent, every process counted (the
+   * load generator's too): near 1, the cores are the limit and delays grow from waiting for them.
+   */
+  machineBusy: number | null;
   /** Seconds after the step until the last run had finished. */
   drainSeconds: number;
   answered: number;
@@ -180,6 +189,9 @@ export function formatLadder(ladder: TargetLadder): string {
     "p95",
     "p99",
     "CPU ms/event (server+worker)",
+    "PG ms/event",
+    "Redis ms/event",
+    "machine busy",
     "slot-delayed",
     "in flight",
     "lost",
@@ -196,6 +208,9 @@ export function formatLadder(ladder: TargetLadder): string {
     fixed(step.delayMs.p95, 1),
     fixed(step.delayMs.p99, 1),
     `${fixed(step.cpuMsPerEvent, 3)} (${fixed(step.cpuMsPerEventServer, 2)}+${fixed(step.cpuMsPerEventWorker, 2)})`,
+    fixed(step.cpuMsPerEventDatabase, 3),
+    fixed(step.cpuMsPerEventRedis, 3),
+    step.machineBusy === null ? "–" : `${fixed(step.machineBusy * 100, 0)} %`,
     String(step.slotDelayedMax),
     String(step.inFlightMax),
     String(step.lost),

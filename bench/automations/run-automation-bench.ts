@@ -11,7 +11,7 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { cpuTicks, startProcess, tailOfLog, waitForHttp, waitForIdle, type ManagedProcess } from "../processes";
+import { commandTicks, cpuTicks, machineBusyShare, machineCpuTicks, startProcess, tailOfLog, ticksBetween, waitForHttp, waitForIdle, type ManagedProcess } from "../processes";
 import { databaseUrl, REDIS_URL } from "../infrastructure";
 import type { BenchModeContext } from "../bench-mode-context";
 import { InspectorProfiler } from "../inspector-profiler";
@@ -136,14 +136,24 @@ interface StepOutcome {
   samples: Array<[number, number, number, number]>;
   /** CPU ticks per process (server, worker) over the step and its drain. */
   ticks: number[] | null;
+  /** CPU ticks of PostgreSQL's processes and of Redis's over the same time (every database and key prefix on them). */
+  databaseTicks: number;
+  redisTicks: number;
+  /** The share of the machine's CPU time busy while the writes were sent (every process, the load's own included). */
+  machineBusy: number | null;
   drained: boolean;
 }
+
+const DATABASE_COMMANDS: ReadonlySet<string> = new Set(["postgres"]);
+const REDIS_COMMANDS: ReadonlySet<string> = new Set(["redis-server"]);
 
 /** Holds `rate` writes/s for `seconds` while sampling the backlog; waits for the drain; reads the runs back. */
 async function holdRate(target: EventTarget, rate: number, seconds: number, drainMaxMs: number, during?: (load: { startedAt: number }) => void): Promise<StepOutcome> {
   const samples: Array<[number, number, number, number]> = [];
   const progress = { inFlight: 0 };
   const ticksBefore = processTicks(target.processes());
+  const databaseTicksBefore = commandTicks(DATABASE_COMMANDS);
+  const redisTicksBefore = commandTicks(REDIS_COMMANDS);
   const since = Date.now() - 1_000;
   let sampling = true;
   const loadStartedAt = Date.now();
@@ -156,12 +166,16 @@ async function holdRate(target: EventTarget, rate: number, seconds: number, drai
     }
   })();
   during?.({ startedAt: loadStartedAt });
+  const machineBefore = machineCpuTicks();
   const load = await runWriteLoad({ baseUrl: target.baseUrl, path: target.path, durationSeconds: seconds, rate, headers: target.headers, body: eventBody, progress });
+  const machineBusy = machineBusyShare(machineBefore, machineCpuTicks());
   sampling = false;
   await sampler;
   const drained = await waitForDrain(target, drainMaxMs);
   await Promise.all(target.processes().map((managed) => waitForIdle(managed.pid, 10_000)));
   const ticksAfter = processTicks(target.processes());
+  const databaseTicks = ticksBetween(databaseTicksBefore, commandTicks(DATABASE_COMMANDS));
+  const redisTicks = ticksBetween(redisTicksBefore, commandTicks(REDIS_COMMANDS));
   const { runs, copiesPerRecord } = await target.ledger.runsSince(since);
   return {
     load,
@@ -169,6 +183,9 @@ async function holdRate(target: EventTarget, rate: number, seconds: number, drai
     copiesPerRecord,
     samples,
     ticks: ticksBefore && ticksAfter && ticksBefore.length === ticksAfter.length ? ticksAfter.map((after, index) => after - (ticksBefore[index] as number)) : null,
+    databaseTicks,
+    redisTicks,
+    machineBusy,
     drained,
   };
 }
@@ -218,7 +235,6 @@ function summarizeStep(rate: number, seconds: number, outcome: StepOutcome): Rat
   const backlogSlopePerSecond = slope(steady);
   const growth = backlogSlopePerSecond * windowSeconds;
   const offeredInWindow = rate * windowSeconds;
-  const cpuMs = (ticks: number | undefined) => (ticks !== undefined && runCount > 0 ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND / runCount : null);
   const answeredEnough = load.writesPerSecond >= rate * MIN_ANSWERED_SHARE && load.skipped === 0;
   return {
     offeredRate: rate,
@@ -233,9 +249,15 @@ function summarizeStep(rate: number, seconds: number, outcome: StepOutcome): Rat
     flat: answeredEnough && outcome.drained && growth <= Math.max(FLAT_GROWTH_SHARE * offeredInWindow, FLAT_GROWTH_FLOOR),
     delayMs: sortedDelays(delays),
     writeLatencyMs: load.latencyMs,
-    cpuMsPerEvent: cpuMs(outcome.ticks?.reduce((sum, ticks) => sum + ticks, 0)),
-    cpuMsPerEventServer: cpuMs(outcome.ticks?.[0]),
-    cpuMsPerEventWorker: cpuMs(outcome.ticks?.[1]),
+    cpuMsPerEvent: cpuMsPer(
+      outcome.ticks?.reduce((sum, ticks) => sum + ticks, 0),
+      runCount,
+    ),
+    cpuMsPerEventServer: cpuMsPer(outcome.ticks?.[0], runCount),
+    cpuMsPerEventWorker: cpuMsPer(outcome.ticks?.[1], runCount),
+    cpuMsPerEventDatabase: cpuMsPer(outcome.databaseTicks, runCount),
+    cpuMsPerEventRedis: cpuMsPer(outcome.redisTicks, runCount),
+    machineBusy: outcome.machineBusy,
     drainSeconds: Math.max(0, (lastEnd - load.endedAt) / 1000),
     answered: load.answeredAt.size,
     lost,
@@ -252,7 +274,9 @@ function describeStep(target: EventTarget, step: RateStep): string {
     `${target.name} @ ${step.offeredRate}/s: ${step.writesPerSecond.toFixed(0)} writes/s, ${step.eventsPerSecond.toFixed(0)} events/s, ` +
     `backlog ${step.backlogSlopePerSecond >= 0 ? "+" : ""}${step.backlogSlopePerSecond.toFixed(1)}/s (queue max ${step.backlogMax}, slot-delayed max ${step.slotDelayedMax}, writes in flight max ${step.inFlightMax}) → ${step.flat ? "flat" : "NOT flat"}; ` +
     `delay p50 ${step.delayMs.p50.toFixed(1)} / p95 ${step.delayMs.p95.toFixed(1)} / p99 ${step.delayMs.p99.toFixed(1)} ms; ` +
-    `CPU ${step.cpuMsPerEvent === null ? "?" : step.cpuMsPerEvent.toFixed(3)} ms/event (server ${step.cpuMsPerEventServer?.toFixed(3) ?? "?"} + worker ${step.cpuMsPerEventWorker?.toFixed(3) ?? "–"}); lost ${step.lost}, twice ${step.ranTwice}, drained in ${step.drainSeconds.toFixed(1)} s` +
+    `CPU ${step.cpuMsPerEvent === null ? "?" : step.cpuMsPerEvent.toFixed(3)} ms/event (server ${step.cpuMsPerEventServer?.toFixed(3) ?? "?"} + worker ${step.cpuMsPerEventWorker?.toFixed(3) ?? "–"}; ` +
+    `PostgreSQL ${step.cpuMsPerEventDatabase?.toFixed(3) ?? "?"}, Redis ${step.cpuMsPerEventRedis?.toFixed(3) ?? "?"}), machine ${step.machineBusy === null ? "?" : (step.machineBusy * 100).toFixed(0)} % busy; ` +
+    `lost ${step.lost}, twice ${step.ranTwice}, drained in ${step.drainSeconds.toFixed(1)} s` +
     (step.writeFailures > 0 ? `; ${step.writeFailures} failed writes ${JSON.stringify(step.statuses)}` : "") +
     (step.skipped > 0 ? `; ${step.skipped} writes skipped (too many unanswered)` : "")
   );
@@ -262,12 +286,20 @@ function describeStep(target: EventTarget, step: RateStep): string {
  * Steps the offered rate up until the backlog grows, then narrows the bracket: the sustained rate
  * is the highest offered rate with a flat backlog. With --rates, exactly those rates, in order.
  */
-async function findSustainedRate(context: AutomationBenchContext, target: EventTarget, others: readonly EventTarget[]): Promise<TargetLadder> {
+async function findSustainedRate(
+  context: AutomationBenchContext,
+  target: EventTarget,
+  others: readonly EventTarget[],
+  profilers: readonly InspectorProfiler[] | null = null,
+): Promise<TargetLadder> {
   const { options, log } = context;
   const steps: RateStep[] = [];
   const measure = async (rate: number): Promise<RateStep> => {
     await settle([target, ...others]);
-    const step = summarizeStep(rate, options.stepSeconds, await holdRate(target, rate, options.stepSeconds, Math.max(60_000, options.stepSeconds * 6_000)));
+    for (const profiler of profilers ?? []) await profiler.start();
+    const outcome = await holdRate(target, rate, options.stepSeconds, Math.max(60_000, options.stepSeconds * 6_000));
+    if (profilers) await saveProfiles(context, profilers, target.processes(), `ladder-${rate}`);
+    const step = summarizeStep(rate, options.stepSeconds, outcome);
     log(describeStep(target, step));
     steps.push(step);
     return step;
@@ -318,8 +350,9 @@ function signalWorkers(app: EventTarget, signal: "SIGSTOP" | "SIGCONT"): void {
 /** A closed-loop write load, with the CPU the server spent per write answered meanwhile. */
 type MeasuredWrites = WriteLoadResult & { serverCpuMsPerWrite: number | null };
 
-function cpuMsPerWrite(ticksBefore: number | null, ticksAfter: number | null, writes: number): number | null {
-  return ticksBefore !== null && ticksAfter !== null && writes > 0 ? ((ticksAfter - ticksBefore) * 1000) / CLOCK_TICKS_PER_SECOND / writes : null;
+/** Milliseconds of CPU per item from clock ticks; null when either is unknown. */
+function cpuMsPer(ticks: number | null | undefined, count: number): number | null {
+  return ticks !== null && ticks !== undefined && count > 0 ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND / count : null;
 }
 
 /**
@@ -363,7 +396,9 @@ async function measureWriteThroughput(
         for (const profiler of profiled ?? []) await profiler.start();
         const serverTicksBefore = cpuTicks(serverPid);
         const written = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
-        load = { ...written, serverCpuMsPerWrite: cpuMsPerWrite(serverTicksBefore, cpuTicks(serverPid), written.answeredAt.size) };
+        const serverTicksAfter = cpuTicks(serverPid);
+        const serverTicks = serverTicksBefore === null || serverTicksAfter === null ? null : serverTicksAfter - serverTicksBefore;
+        load = { ...written, serverCpuMsPerWrite: cpuMsPer(serverTicks, written.answeredAt.size) };
       } finally {
         if (mode === "with") signalWorkers(app, "SIGCONT");
       }
@@ -414,7 +449,9 @@ async function measureWriteThroughput(
 async function connectProfilers(context: AutomationBenchContext, processes: readonly ManagedProcess[]): Promise<InspectorProfiler[]> {
   const profilers: InspectorProfiler[] = [];
   for (const managed of processes) profilers.push(await InspectorProfiler.connectFromLog(managed.logFile));
-  context.log(`profiling the app's ${processes.map((managed) => managed.name).join(" and ")} during the write check, round 1 of each mode (profiles kept in ${context.workDir})`);
+  context.log(
+    `profiling the app's ${processes.map((managed) => managed.name).join(" and ")} during the write check (round 1 of each mode) and each step of its ladder (profiles kept in ${context.workDir})`,
+  );
   context.keepWorkDir();
   return profilers;
 }
@@ -598,7 +635,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     AUTOMATION_WORKER: separateWorker ? "off" : "on",
     AUTOMATION_LOCK_SECONDS: String(options.lockSeconds),
   };
-  // With --cpu-prof the app and its first worker open an inspector; round 1 of each write check mode is profiled.
+  // With --cpu-prof the app and its first worker open an inspector; round 1 of each write check mode and each step of the app's ladder are profiled.
   const inspect = options.cpuProfile ? ["--inspect=127.0.0.1:0"] : [];
   const app = startProcess({
     name: "app (npm start)",
@@ -670,10 +707,11 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
 
   const profilers = options.cpuProfile ? await connectProfilers(context, appTarget.processes()) : null;
   const writes = options.writeCheck ? await measureWriteThroughput(context, appTarget, project, profilers) : null;
-  for (const profiler of profilers ?? []) profiler.close();
   await project.setAutomationEnabled(true);
 
-  const appLadder = await findSustainedRate(context, appTarget, allTargets.slice(1));
+  // Profiled steps spend CPU on the profiler too: their delays and rates are not the code's own.
+  const appLadder = await findSustainedRate(context, appTarget, allTargets.slice(1), profilers);
+  for (const profiler of profilers ?? []) profiler.close();
   console.log(`\n${formatLadder(appLadder)}\n`);
   const referenceLadder: TargetLadder = referenceTarget
     ? await findSustainedRate(context, referenceTarget, [appTarget])
