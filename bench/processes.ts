@@ -162,8 +162,11 @@ export function commandTicks(commands: ReadonlySet<string>): Map<number, number>
  */
 export function ticksBetween(before: ReadonlyMap<number, number>, after: ReadonlyMap<number, number>): number {
   let spent = 0;
-  // A pid used again by a new process can read lower than before: that one counts from zero too.
-  for (const [pid, ticks] of after) spent += ticks >= (before.get(pid) ?? 0) ? ticks - (before.get(pid) ?? 0) : ticks;
+  for (const [pid, ticks] of after) {
+    const earlier = before.get(pid) ?? 0;
+    // A pid taken again by a new process can read lower than before: that one counts from zero too.
+    spent += ticks >= earlier ? ticks - earlier : ticks;
+  }
   return spent;
 }
 
