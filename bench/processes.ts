@@ -107,20 +107,30 @@ export async function waitForHttp(url: string, managed: ManagedProcess, timeoutM
   throw new Error(`${url} did not answer 200 within ${Math.round(timeoutMs / 1000)} s (last: ${last}); log ${managed.logFile}`);
 }
 
+/** user + system CPU time in clock ticks from the text of /proc/<pid>/stat. */
+function ticksOfStat(stat: string): number {
+  // Fields after the command name (which may contain spaces) start after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
 /** user + system CPU time of a process in clock ticks (usually 1/100 s). */
 export function cpuTicks(pid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Fields after the command name (which may contain spaces) start after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[11]) + Number(fields[12]);
+    return ticksOfStat(readFileSync(`/proc/${pid}/stat`, "utf8"));
   } catch {
     return null;
   }
 }
 
-/** The whole machine's CPU time in clock ticks since boot (/proc/stat), busy and in all. */
-export function machineCpuTicks(): { busy: number; total: number } | null {
+/** The whole machine's CPU time in clock ticks since boot, busy and in all. */
+export interface MachineTicks {
+  busy: number;
+  total: number;
+}
+
+/** Reads MachineTicks from /proc/stat; null where there is none. */
+export function machineCpuTicks(): MachineTicks | null {
   try {
     const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0] ?? "";
     // cpu user nice system idle iowait irq softirq steal: idle and iowait are the time nothing ran.
@@ -133,22 +143,19 @@ export function machineCpuTicks(): { busy: number; total: number } | null {
 }
 
 /** The share of the machine's CPU time that was busy between two readings of machineCpuTicks. */
-export function machineBusyShare(before: { busy: number; total: number } | null, after: { busy: number; total: number } | null): number | null {
+export function machineBusyShare(before: MachineTicks | null, after: MachineTicks | null): number | null {
   if (!before || !after || after.total <= before.total) return null;
   return (after.busy - before.busy) / (after.total - before.total);
 }
 
-/** CPU ticks of every running process with one of these command names (PostgreSQL's, Redis's), by pid. */
-export function commandTicks(commands: ReadonlySet<string>): Map<number, number> {
+/** CPU ticks of every running process with this command name ("postgres", "redis-server"), by pid. */
+export function commandTicks(command: string): Map<number, number> {
   const ticks = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const command = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-      if (!commands.has(command)) continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks.set(Number(entry), Number(fields[11]) + Number(fields[12]));
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) === command) ticks.set(Number(entry), ticksOfStat(stat));
     } catch {
       // Gone between the listing and the read.
     }

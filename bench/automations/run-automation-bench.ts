@@ -144,16 +144,16 @@ interface StepOutcome {
   drained: boolean;
 }
 
-const DATABASE_COMMANDS: ReadonlySet<string> = new Set(["postgres"]);
-const REDIS_COMMANDS: ReadonlySet<string> = new Set(["redis-server"]);
+const DATABASE_COMMAND = "postgres";
+const REDIS_COMMAND = "redis-server";
 
 /** Holds `rate` writes/s for `seconds` while sampling the backlog; waits for the drain; reads the runs back. */
 async function holdRate(target: EventTarget, rate: number, seconds: number, drainMaxMs: number, during?: (load: { startedAt: number }) => void): Promise<StepOutcome> {
   const samples: Array<[number, number, number, number]> = [];
   const progress = { inFlight: 0 };
   const ticksBefore = processTicks(target.processes());
-  const databaseTicksBefore = commandTicks(DATABASE_COMMANDS);
-  const redisTicksBefore = commandTicks(REDIS_COMMANDS);
+  const databaseTicksBefore = commandTicks(DATABASE_COMMAND);
+  const redisTicksBefore = commandTicks(REDIS_COMMAND);
   const since = Date.now() - 1_000;
   let sampling = true;
   const loadStartedAt = Date.now();
@@ -174,8 +174,8 @@ async function holdRate(target: EventTarget, rate: number, seconds: number, drai
   const drained = await waitForDrain(target, drainMaxMs);
   await Promise.all(target.processes().map((managed) => waitForIdle(managed.pid, 10_000)));
   const ticksAfter = processTicks(target.processes());
-  const databaseTicks = ticksBetween(databaseTicksBefore, commandTicks(DATABASE_COMMANDS));
-  const redisTicks = ticksBetween(redisTicksBefore, commandTicks(REDIS_COMMANDS));
+  const databaseTicks = ticksBetween(databaseTicksBefore, commandTicks(DATABASE_COMMAND));
+  const redisTicks = ticksBetween(redisTicksBefore, commandTicks(REDIS_COMMAND));
   const { runs, copiesPerRecord } = await target.ledger.runsSince(since);
   return {
     load,
