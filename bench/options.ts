@@ -119,7 +119,7 @@ BullMQ reference (bench/reference/automation-reference.ts); results in bench/res
   --rates LIST        offered rates to hold, e.g. 250,500,1000 (default: step up until the backlog grows)
   --start-rate R      first offered rate of the step-up (default 200)
   --rate-factor F     step-up factor (default 1.5)
-  --refine N          bisections between the last flat and the first growing rate (default 2)
+  --refine N          bisections between the last flat and the first growing rate (default 3)
   --max-write-rate R  highest writes/s expected; sizes the write-key pool (600 calls/min per key) (default 3000)
   --no-write-check    skip the records API throughput with vs without the automation
                       (uses --connections, --warmup, --duration, --rounds)
@@ -264,7 +264,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     rates,
     startRate: positiveNumber("start-rate", values["start-rate"], 200, true),
     rateFactor,
-    refineSteps: values.refine === "0" ? 0 : positiveNumber("refine", values.refine, quick ? 0 : 2, true),
+    refineSteps: values.refine === "0" ? 0 : positiveNumber("refine", values.refine, quick ? 0 : 3, true),
     maxWriteRate: positiveNumber("max-write-rate", values["max-write-rate"], 3_000, true),
     writeCheck: !values["no-write-check"],
     killCheck: !values["no-kill"],
