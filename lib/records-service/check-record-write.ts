@@ -1,7 +1,7 @@
 import { AppError, type ErrorIssue } from "@/lib/errors";
 import { findFileReferenceIssues } from "@/lib/files/find-file-reference-issues";
 import { planRecordUploads, type RecordUpload } from "@/lib/files/store-record-uploads";
-import { effectiveFields } from "@/lib/schemas/schema-definition";
+import { effectiveFields, type SchemaDefinition } from "@/lib/schemas/schema-definition";
 import { findMissingRelations } from "./find-missing-relations";
 import { assertHiddenValues, type HiddenValues, type RecordServiceOptions } from "./record-service-options";
 import { checkRecordInput, invalidRecordError } from "./validate-record";
@@ -27,6 +27,19 @@ export interface CheckedRecordWrite {
   fileIds: string[];
 }
 
+/** Field types whose values may hold a file id or a record id, directly or in the entries they nest. */
+const REFERENCE_FIELD_TYPES: ReadonlySet<string> = new Set(["file", "relation", "component", "dynamic_zone"]);
+const NO_REFERENCE_ISSUES: [ErrorIssue[][], ErrorIssue[][]] = [[], []];
+
+/**
+ * Whether a record of the schema can hold an id to look up. Most writes go to schemas that cannot,
+ * and on the hot path of the records API and of Create steps the two lookups would still build
+ * their component maps, sets and promises for nothing.
+ */
+function mayHoldReferences(schema: SchemaDefinition): boolean {
+  return effectiveFields(schema).some((field) => REFERENCE_FIELD_TYPES.has(field.type));
+}
+
 /**
  * Everything a create or an update checks before anything is stored, uploads included: each upload
  * gets its file id in its field, the values are validated, hidden values may not collide with
@@ -45,10 +58,12 @@ export async function checkRecordWrite(options: CheckRecordWriteOptions): Promis
     options.hiddenValues,
     effectiveFields(schema).map((field) => field.name),
   );
-  const [[fileIssues = []], [relationIssues = []]] = await Promise.all([
-    findFileReferenceIssues({ store, schema, records: [values], uploadedIds: new Set(fileIds), components: schemas, owners: [options.recordId ?? null], signal }),
-    findMissingRelations({ store, schema, schemas, records: [values], signal }),
-  ]);
+  const [[fileIssues = []], [relationIssues = []]] = mayHoldReferences(schema)
+    ? await Promise.all([
+        findFileReferenceIssues({ store, schema, records: [values], uploadedIds: new Set(fileIds), components: schemas, owners: [options.recordId ?? null], signal }),
+        findMissingRelations({ store, schema, schemas, records: [values], signal }),
+      ])
+    : NO_REFERENCE_ISSUES;
   if (issues.length > 0) throw invalidRecordError(schema.name, [...issues, ...fileIssues, ...relationIssues]);
   const referenceIssues = [...fileIssues, ...relationIssues];
   if (referenceIssues.length > 0) throw referenceError(referenceIssues);
