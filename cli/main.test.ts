@@ -25,7 +25,9 @@ async function cli(...args: string[]): Promise<{ code: number; stdout: string; s
 
 const email = `cli-${Date.now()}@example.test`;
 
-describe("command line", () => {
+// Each test starts the CLI up to five times, and each start loads and compiles the app's modules: on a
+// slow machine one start takes 5–10 s, so the file's tests get the time of their child processes.
+describe("command line", { timeout: 180_000 }, () => {
   it("prints help", async () => {
     const result = await cli("--help");
     expect(result.code).toBe(0);
