@@ -175,8 +175,12 @@ test("dashboard pages carry a nonce-based policy, refuse framing, and still hydr
   await page.getByRole("navigation", { name: "Project" }).getByRole("link", { name: "Endpoints" }).click();
   await expect(page.getByText("No endpoints yet")).toBeVisible();
   await page.goto(`/projects/${projectId}/endpoints/new`);
-  await page.getByLabel("Slug").fill("hello");
-  await expect(page.getByTestId("invocation-url")).toHaveText(`http://localhost:3100/api/projects/${projectId}/fn/hello`);
+  // The preview follows the slug only once React has hydrated; on a slow machine a fill can come
+  // before that and be lost, so it is typed again until the hydrated page shows it.
+  await expect(async () => {
+    await page.getByLabel("Slug").fill("hello");
+    await expect(page.getByTestId("invocation-url")).toHaveText(`http://localhost:3100/api/projects/${projectId}/fn/hello`, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
 
   // Route handlers answer data that must not be sniffed or framed.
   const api = await page.request.get(`/api/projects/${projectId}/endpoints`);
