@@ -138,6 +138,11 @@ export async function startRouteServer(options: { allowExternal?: boolean } = {}
     markSocketIp(req.headers, req.socket.remoteAddress);
     void listener(req, res);
   });
+  // As the app's server (server/start.ts). With Node's default of 5 s, a test process stalled on a
+  // loaded machine could send its next call on a socket the server was closing as idle: the call
+  // failed with "read ECONNRESET" (seen in CI; reproduced in 1 of 3 runs of faults.redis.test.ts
+  // beside three busy loops; in none of 8 with this timeout, beside six).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -112,7 +112,8 @@ export async function startUpstashRestBridge(options: { redisUrl: string; token?
       else res.destroy();
     });
   });
-  server.keepAliveTimeout = 5000;
+  // Longer than any stall of a loaded test process between two calls (see test/http-harness.ts).
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
