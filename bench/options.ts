@@ -116,6 +116,8 @@ BullMQ reference (bench/reference/automation-reference.ts); results in bench/res
   --quick             smoke run: 3 s per rate, doubling rates, 1 s warm-up, 3 s write runs, 8 s kill check
                       (writes bench/results/automations-smoke.json, marked as smoke)
   --step-seconds S    seconds each offered rate is held (default 10)
+  --rounds N          the app's and the reference's ladders N times, one after the other, taking turns
+                      to go first; the round with the median ratio is reported (default 1)
   --rates LIST        offered rates to hold, e.g. 250,500,1000 (default: step up until the backlog grows)
   --start-rate R      first offered rate of the step-up (default 200)
   --rate-factor F     step-up factor (default 1.5)

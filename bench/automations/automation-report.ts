@@ -83,6 +83,20 @@ export interface TargetLadder {
   peakEventsPerSecond: number;
 }
 
+/** One round of the two ladders, as the report keeps it (the ladders themselves only for the reported round). */
+export interface LadderRoundSummary {
+  round: number;
+  /** Which ladder ran first (they alternate from round to round). */
+  first: "app" | "reference";
+  appSustained: number | null;
+  referenceSustained: number | null;
+  /** App ÷ reference sustained rate of this round (null without a reference). */
+  ratio: number | null;
+  /** Delays at the app's sustained rate in this round. */
+  delayP50Ms: number | null;
+  delayP99Ms: number | null;
+}
+
 export interface WriteLoadSummary {
   writesPerSecond: number;
   p50Ms: number;
@@ -150,8 +164,13 @@ export interface AutomationBenchReport {
     /** Node flags the app and its worker ran with (npm start's unless --node-flags). */
     appNodeFlags: readonly string[];
   };
+  /** The ladders of the round with the median ratio (judgedLadderRound): its ratio and delays are the ones judged. */
   app: TargetLadder;
   reference: TargetLadder;
+  /** Every round of the ladders (--rounds), in order. */
+  ladderRounds: LadderRoundSummary[];
+  /** The round of `app` and `reference`, the one with the median ratio. */
+  judgedLadderRound: number;
   writes: WriteThroughput | null;
   kill: KillCheck | null;
   targets: {
@@ -226,6 +245,16 @@ export function formatAutomationSummary(report: AutomationBenchReport): string {
   const lines = [
     `${report.smoke ? "SMOKE RUN (--quick: seconds per rate; not a measurement)\n" : ""}automation targets:`,
     `  sustained events/s app ÷ reference  ${targets.sustainedRatio.value === null ? "–" : `${fixed(targets.sustainedRatio.value * 100, 0)} %`} (≥ ${targets.sustainedRatio.min * 100} %) ${mark(targets.sustainedRatio.met)}`,
+    ...(report.ladderRounds.length > 1
+      ? [
+          `    rounds: ${report.ladderRounds
+            .map(
+              (round) =>
+                `${round.appSustained ?? "–"} ÷ ${round.referenceSustained ?? "–"} = ${round.ratio === null ? "–" : `${fixed(round.ratio * 100, 0)} %`} (delay p50 ${fixed(round.delayP50Ms, 0)} / p99 ${fixed(round.delayP99Ms, 0)} ms)`,
+            )
+            .join(", ")}; judged: round ${report.judgedLadderRound}, the median`,
+        ]
+      : []),
     `  delay p50 at the app's sustained rate  ${fixed(targets.delayP50.valueMs, 1)} ms (≤ ${targets.delayP50.max} ms) ${mark(targets.delayP50.met)}`,
     `  delay p99 at the app's sustained rate  ${fixed(targets.delayP99.valueMs, 1)} ms (≤ ${targets.delayP99.max} ms) ${mark(targets.delayP99.met)}`,
     `  lost (all steps)                       ${targets.noneLost.lost} ${mark(targets.noneLost.met)}`,

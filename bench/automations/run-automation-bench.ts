@@ -25,6 +25,7 @@ import {
   type AutomationBenchReport,
   type DelaySummary,
   type KillCheck,
+  type LadderRoundSummary,
   type RateStep,
   type TargetLadder,
   type WriteThroughput,
@@ -340,6 +341,39 @@ async function findSustainedRate(
     atSustained,
     peakEventsPerSecond: Math.max(0, ...steps.map((step) => (Number.isFinite(step.eventsPerSecond) ? step.eventsPerSecond : 0))),
   };
+}
+
+/** One round of the ladders: the app's and the reference's, measured one after the other. */
+interface LadderRound extends LadderRoundSummary {
+  app: TargetLadder;
+  reference: TargetLadder;
+}
+
+function ladderRound(round: number, app: TargetLadder, reference: TargetLadder, first: LadderRound["first"]): LadderRound {
+  const ratio = app.sustainedRate !== null && reference.sustainedRate ? app.sustainedRate / reference.sustainedRate : null;
+  const delay = app.atSustained?.delayMs ?? null;
+  return {
+    round,
+    first,
+    appSustained: app.sustainedRate,
+    referenceSustained: reference.sustainedRate,
+    ratio,
+    delayP50Ms: delay?.p50 ?? null,
+    delayP99Ms: delay?.p99 ?? null,
+    app,
+    reference,
+  };
+}
+
+/**
+ * The round whose ratio is the median (of an even number, the lower of the two middle ones); without
+ * ratios (no reference measured), the round whose app sustained rate is the median. Its ladders are
+ * the ones reported, so the delays at the app's sustained rate come from the same round as the ratio.
+ */
+function medianLadderRound(rounds: readonly LadderRound[]): LadderRound {
+  const key = (round: LadderRound) => round.ratio ?? round.appSustained ?? -1;
+  const sorted = [...rounds].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 /** SIGSTOPs (or SIGCONTs) the target's worker processes: they hold no job when the target is idle. */
@@ -709,14 +743,33 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   const writes = options.writeCheck ? await measureWriteThroughput(context, appTarget, project, profilers) : null;
   await project.setAutomationEnabled(true);
 
-  // Profiled steps spend CPU on the profiler too: their delays and rates are not the code's own.
-  const appLadder = await findSustainedRate(context, appTarget, allTargets.slice(1), profilers);
-  for (const profiler of profilers ?? []) profiler.close();
-  console.log(`\n${formatLadder(appLadder)}\n`);
-  const referenceLadder: TargetLadder = referenceTarget
-    ? await findSustainedRate(context, referenceTarget, [appTarget])
-    : { target: "reference", steps: [], sustainedRate: null, atSustained: null, peakEventsPerSecond: 0 };
-  if (referenceTarget) console.log(`\n${formatLadder(referenceLadder)}\n`);
+  // The two ladders of a round run one after the other, the first in turn, so that a machine whose speed
+  // drifts (the reference's sustained rate fell from 680 to 480 between two runs ten minutes apart) moves
+  // both sides of a round's ratio alike. Profiled steps spend CPU on the profiler too: only the app's
+  // ladder of round 1 is profiled, and its delays and rates are not the code's own.
+  const noReference: TargetLadder = { target: "reference", steps: [], sustainedRate: null, atSustained: null, peakEventsPerSecond: 0 };
+  const rounds: LadderRound[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    const label = options.rounds > 1 ? ` (round ${round} of ${options.rounds})` : "";
+    const measureApp = async () => {
+      const ladder = await findSustainedRate(context, appTarget, allTargets.slice(1), round === 1 ? profilers : null);
+      if (round === 1) for (const profiler of profilers ?? []) profiler.close();
+      console.log(`\n${formatLadder(ladder)}${label}\n`);
+      return ladder;
+    };
+    const measureReference = async () => {
+      if (!referenceTarget) return noReference;
+      const ladder = await findSustainedRate(context, referenceTarget, [appTarget]);
+      console.log(`\n${formatLadder(ladder)}${label}\n`);
+      return ladder;
+    };
+    const appFirst = round % 2 === 1;
+    const first = appFirst ? await measureApp() : await measureReference();
+    const second = appFirst ? await measureReference() : await measureApp();
+    rounds.push(ladderRound(round, appFirst ? first : second, appFirst ? second : first, appFirst ? "app" : "reference"));
+  }
+  const reported = medianLadderRound(rounds);
+  const { app: appLadder, reference: referenceLadder } = reported;
 
   let kill: KillCheck | null = null;
   if (options.killCheck && worker) {
@@ -728,10 +781,10 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     log("kill check skipped: the app works the queue itself (--embedded-worker), so a kill -9 would hit the server");
   }
 
-  const allSteps = [...appLadder.steps, ...referenceLadder.steps];
+  const allSteps = rounds.flatMap((round) => [...round.app.steps, ...round.reference.steps]);
   const lost = allSteps.reduce((sum, step) => sum + step.lost, 0);
   const ranTwice = allSteps.reduce((sum, step) => sum + step.ranTwice, 0);
-  const sustainedRatio = appLadder.sustainedRate !== null && referenceLadder.sustainedRate ? appLadder.sustainedRate / referenceLadder.sustainedRate : null;
+  const sustainedRatio = reported.ratio;
   const delay = appLadder.atSustained?.delayMs ?? null;
   const report: AutomationBenchReport = {
     date: new Date().toISOString(),
@@ -752,6 +805,8 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     },
     app: appLadder,
     reference: referenceLadder,
+    ladderRounds: rounds.map(({ app: _app, reference: _reference, ...round }) => round),
+    judgedLadderRound: reported.round,
     writes,
     kill,
     targets: {
