@@ -20,6 +20,7 @@ import { closeAllRecordStores } from "@/lib/records/get-record-store";
 import { closeKv } from "@/lib/kv/get-kv";
 import { pendingAfterResponseWork, settleAfterResponseWork, trackAfterResponse } from "@/lib/http/after-response";
 import { declareSocketIpServer } from "@/lib/http/client-ip";
+import { SERVER_KEEP_ALIVE_MS } from "@/lib/http/keep-alive";
 import { startAutomationWork } from "@/lib/automations/start-automation-work";
 import { adapterResponseClass } from "./adapter-response";
 import { createRecordsApiHandler } from "./records-api";
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   const stopAutomationWork = startAutomationWork();
 
   const server = http.createServer(createRequestRouter({ handleInvocation, handleRecordsApi, handleNext, handleStaticAsset, invocationHost: configuredInvocationHost() }));
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   server.listen(config.PORT, () => console.log(`Flowpoint ${dev ? "(development) " : ""}listening on http://localhost:${config.PORT}`));
 
   let closing = false;

@@ -6,6 +6,7 @@ import { getRequestListener } from "@hono/node-server";
 import { invokeEndpoint } from "@/lib/endpoints/invoke/invoke-endpoint";
 import { INVOCATION_PATH } from "@/lib/http/invocation-origin";
 import { markSocketIp } from "@/lib/http/client-ip";
+import { SERVER_KEEP_ALIVE_MS } from "@/lib/http/keep-alive";
 import { settleAfterResponseWork, trackAfterResponse } from "@/lib/http/after-response";
 import { adapterResponseClass } from "@/server/adapter-response";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
@@ -138,11 +139,8 @@ export async function startRouteServer(options: { allowExternal?: boolean } = {}
     markSocketIp(req.headers, req.socket.remoteAddress);
     void listener(req, res);
   });
-  // As the app's server (server/start.ts). With Node's default of 5 s, a test process stalled on a
-  // loaded machine could send its next call on a socket the server was closing as idle: the call
-  // failed with "read ECONNRESET" (seen in CI; reproduced in 1 of 3 runs of faults.redis.test.ts
-  // beside three busy loops; in none of 8 with this timeout, beside six).
-  server.keepAliveTimeout = 65_000;
+  // As the app's server (server/start.ts); see keep-alive.ts for why it is not Node's default.
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

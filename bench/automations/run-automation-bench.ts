@@ -25,11 +25,11 @@ import {
   type AutomationBenchReport,
   type DelaySummary,
   type KillCheck,
-  type LadderRoundSummary,
   type RateStep,
   type TargetLadder,
   type WriteThroughput,
 } from "./automation-report";
+import { ladderRound, medianLadderRound, type LadderRound } from "./ladder-rounds";
 import { REFERENCE_QUEUE } from "./names";
 import { appLedger, referenceLedger, type LoggedRun, type RunLedger } from "./run-ledger";
 import { eventBody, setupAutomationProject, type AutomationBenchProject } from "./setup-automation-project";
@@ -341,39 +341,6 @@ async function findSustainedRate(
     atSustained,
     peakEventsPerSecond: Math.max(0, ...steps.map((step) => (Number.isFinite(step.eventsPerSecond) ? step.eventsPerSecond : 0))),
   };
-}
-
-/** One round of the ladders: the app's and the reference's, measured one after the other. */
-interface LadderRound extends LadderRoundSummary {
-  app: TargetLadder;
-  reference: TargetLadder;
-}
-
-function ladderRound(round: number, app: TargetLadder, reference: TargetLadder, first: LadderRound["first"]): LadderRound {
-  const ratio = app.sustainedRate !== null && reference.sustainedRate ? app.sustainedRate / reference.sustainedRate : null;
-  const delay = app.atSustained?.delayMs ?? null;
-  return {
-    round,
-    first,
-    appSustained: app.sustainedRate,
-    referenceSustained: reference.sustainedRate,
-    ratio,
-    delayP50Ms: delay?.p50 ?? null,
-    delayP99Ms: delay?.p99 ?? null,
-    app,
-    reference,
-  };
-}
-
-/**
- * The round whose ratio is the median (of an even number, the lower of the two middle ones); without
- * ratios (no reference measured), the round whose app sustained rate is the median. Its ladders are
- * the ones reported, so the delays at the app's sustained rate come from the same round as the ratio.
- */
-function medianLadderRound(rounds: readonly LadderRound[]): LadderRound {
-  const key = (round: LadderRound) => round.ratio ?? round.appSustained ?? -1;
-  const sorted = [...rounds].sort((a, b) => key(a) - key(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
 
 /** SIGSTOPs (or SIGCONTs) the target's worker processes: they hold no job when the target is idle. */
@@ -763,10 +730,17 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
       console.log(`\n${formatLadder(ladder)}${label}\n`);
       return ladder;
     };
+    let app: TargetLadder;
+    let reference: TargetLadder;
     const appFirst = round % 2 === 1;
-    const first = appFirst ? await measureApp() : await measureReference();
-    const second = appFirst ? await measureReference() : await measureApp();
-    rounds.push(ladderRound(round, appFirst ? first : second, appFirst ? second : first, appFirst ? "app" : "reference"));
+    if (appFirst) {
+      app = await measureApp();
+      reference = await measureReference();
+    } else {
+      reference = await measureReference();
+      app = await measureApp();
+    }
+    rounds.push(ladderRound(round, app, reference, appFirst ? "app" : "reference"));
   }
   const reported = medianLadderRound(rounds);
   const { app: appLadder, reference: referenceLadder } = reported;

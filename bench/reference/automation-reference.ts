@@ -20,6 +20,7 @@ import pg from "pg";
 import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { newId } from "@/lib/ids";
+import { SERVER_KEEP_ALIVE_MS } from "@/lib/http/keep-alive";
 import { REFERENCE_QUEUE, REFERENCE_SCHEMA } from "../automations/names";
 import { readBody } from "./read-body";
 
@@ -89,7 +90,7 @@ async function startServer(pool: pg.Pool, connection: Redis, prefix: string): Pr
       if (!res.headersSent) send(res, 500, '{"error":"internal error"}');
     });
   });
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   const port = Number(requiredEnv("PORT"));
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   console.log(`automation reference server listening on http://127.0.0.1:${port}`);

@@ -21,6 +21,7 @@
 import http from "node:http";
 import pg from "pg";
 import { newId } from "@/lib/ids";
+import { SERVER_KEEP_ALIVE_MS } from "@/lib/http/keep-alive";
 import { LIST_QUERY_LIMITS } from "@/lib/records-service/parse-list-query";
 import { SELECTIVE_LIMIT, UNSELECTIVE_LIMIT } from "../records/records-fixtures";
 import { insertStatementText, newestTicketsWithAuthorStatement, pageStatement, pageWithTotalStatement, valuesFor, type Statement } from "../records/records-statements";
@@ -144,7 +145,7 @@ const server = http.createServer((req, res) => {
     if (!res.headersSent) send(res, 500, '{"error":"internal error"}');
   });
 });
-server.keepAliveTimeout = 65_000;
+server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
 server.listen(port, "127.0.0.1", () => console.log(`floor listening on http://127.0.0.1:${port}`));
 
 const shutdown = () => {

@@ -28,6 +28,7 @@ import { Redis } from "ioredis";
 import { compile, TreeInterpreter, type JSONValue } from "@jmespath-community/jmespath";
 import { SLIDING_WINDOW_SCRIPT } from "@/lib/kv/redis/redis-sliding-window-rate-limiter";
 import { newId } from "@/lib/ids";
+import { SERVER_KEEP_ALIVE_MS } from "@/lib/http/keep-alive";
 import { createWriteBatcher } from "@/lib/batching/write-batcher";
 import { CACHE_SECONDS, PAGE_SIZE, TICKETS_TRANSFORM, type EndpointKey } from "../fixtures";
 import { insertManyStatementText, insertStatementText } from "../records/records-statements";
@@ -274,7 +275,7 @@ const server = http.createServer((req, res) => {
     if (!res.headersSent) send(res, 500, { "content-type": JSON_TYPE }, '{"error":"internal error"}');
   });
 });
-server.keepAliveTimeout = 65_000;
+server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
 server.listen(port, "127.0.0.1", () => console.log(`reference listening on http://127.0.0.1:${port}`));
 
 const shutdown = () => {

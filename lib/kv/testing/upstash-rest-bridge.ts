@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis as IORedis } from "ioredis";
+import { SERVER_KEEP_ALIVE_MS } from "@/lib/http/keep-alive";
 import { LuaScriptRewriter, normalizeRedisReply, parseRedisCommand, type RedisCommand } from "@/lib/kv/redis/lua-script-rewriter";
 
 /**
@@ -112,8 +113,7 @@ export async function startUpstashRestBridge(options: { redisUrl: string; token?
       else res.destroy();
     });
   });
-  // Longer than any stall of a loaded test process between two calls (see test/http-harness.ts).
-  server.keepAliveTimeout = 65_000;
+  server.keepAliveTimeout = SERVER_KEEP_ALIVE_MS;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
