@@ -42,6 +42,7 @@ import { ExecutionLogCounter } from "./execution-log-counter";
 import { runAutomationBench } from "./automations/run-automation-bench";
 import type { BenchModeContext, BenchStores } from "./bench-mode-context";
 import { runRecordsBench } from "./records/run-records-bench";
+import { compileBenchEntries, compiledEntry } from "./compiled-entries";
 
 const SERVER_CORE = 0;
 const LOAD_CORE = 1;
@@ -251,6 +252,7 @@ async function main(): Promise<number> {
   const workDir = mkdtempSync(path.join(os.tmpdir(), "flowpoint-bench-"));
   cleanupState.workDir = workDir;
   if (options.build || !existsSync(".next/BUILD_ID")) await build(path.join(workDir, "build.log"));
+  await compileBenchEntries();
   const code = codeInfo();
 
   let pinned = options.pin;
@@ -306,7 +308,7 @@ async function main(): Promise<number> {
   const app = startProcess({
     name: "app (npm start)",
     command: process.execPath,
-    args: [...inspect, ...options.appNodeFlags, "--import", "tsx", "server/start.ts"],
+    args: [...inspect, ...options.appNodeFlags, compiledEntry("start")],
     env,
     logFile: path.join(workDir, "app.log"),
     core: serverCore,
@@ -330,7 +332,7 @@ async function main(): Promise<number> {
   const reference = startProcess({
     name: "reference",
     command: process.execPath,
-    args: [...inspect, "--import", "tsx", "bench/reference/server.ts"],
+    args: [...inspect, compiledEntry("reference")],
     env: {
       ...process.env,
       NODE_ENV: "production",
@@ -401,7 +403,7 @@ async function main(): Promise<number> {
     scenarios: reports,
     allTargetsMet: reports.every(scenarioMet),
     notes: [
-      `app = npm start (${["tsx", ...options.appNodeFlags, "server/start.ts"].join(" ")}, production build); reference = bench/reference/server.ts (plain node:http, same queries and Redis calls)`,
+      `app = npm start (${["node", ...options.appNodeFlags, compiledEntry("start")].join(" ")}, production build); reference = bench/reference/server.ts (plain node:http, same queries and Redis calls)`,
       "app and reference run one after the other on the same core; autocannon runs on another; PostgreSQL and Redis are not pinned",
       `seed records written through the ${project.seededThrough === "api" ? "records API" : "record services (records API route missing)"}`,
     ],

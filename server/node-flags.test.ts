@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { SERVER_NODE_FLAGS } from "./node-flags";
+import { PRODUCTION_BUNDLE_DIR } from "./node-entries";
 
 const root = process.cwd();
 const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
@@ -18,16 +19,15 @@ console.log(JSON.stringify({ newSpaceMiB: newSpace.space_size / 2 ** 20 }));
 `;
 
 describe("SERVER_NODE_FLAGS", () => {
-  it("are what npm start and npm run worker pass to tsx", () => {
+  it("are what npm start and npm run worker pass to node, with the files npm run build compiles", () => {
     const flags = SERVER_NODE_FLAGS.join(" ");
-    expect(scripts.start).toBe(`tsx ${flags} server/start.ts`);
-    expect(scripts.worker).toBe(`tsx ${flags} scripts/worker.ts`);
+    expect(scripts.start).toBe(`node ${flags} ${PRODUCTION_BUNDLE_DIR}/start.cjs`);
+    expect(scripts.worker).toBe(`node ${flags} ${PRODUCTION_BUNDLE_DIR}/worker.cjs`);
   });
 
-  it("reach V8 through tsx: the young generation grows past Node's default of 2 × 16 MB", async () => {
-    const tsx = join(root, "node_modules", ".bin", "tsx");
+  it("make the young generation grow past Node's default of 2 × 16 MB", async () => {
     const run = async (flags: readonly string[]) => {
-      const { stdout } = await promisify(execFile)(tsx, [...flags, "-e", GROW_YOUNG_GENERATION], { cwd: root });
+      const { stdout } = await promisify(execFile)(process.execPath, [...flags, "-e", GROW_YOUNG_GENERATION], { cwd: root });
       return (JSON.parse(stdout.trim()) as { newSpaceMiB: number }).newSpaceMiB;
     };
     const [withDefaults, withServerFlags] = await Promise.all([run([]), run(SERVER_NODE_FLAGS)]);

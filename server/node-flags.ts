@@ -1,5 +1,5 @@
 /**
- * Node flags of the long-lived processes: `npm start` and `npm run worker` pass them to tsx
+ * Node flags of the long-lived processes: `npm start` and `npm run worker` pass them to node
  * (package.json; server/node-flags.test.ts keeps the two equal), and the benchmark starts the app
  * and its worker with them, so that what it measures is what `npm start` runs.
  *
@@ -9,5 +9,9 @@
  * young generation is. A larger one runs a third as many scavenges for the same survivors
  * (bench/README.md, "Garbage collection"). The cost is memory: the young generation may grow to
  * 128 MB instead of 32, about 100 MB more resident memory under load.
+ *
+ * `--enable-source-maps`: stack traces in the logs name lines of the TypeScript sources, not of the
+ * compiled bundle (server/bundle-node-entries.ts), as they did when tsx ran the sources. Node maps a
+ * stack only when one is read, which the app does for errors it logs, never per call.
  */
-export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
+export const SERVER_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64", "--enable-source-maps"];

@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { commandTicks, cpuTicks, machineBusyShare, machineCpuTicks, startProcess, tailOfLog, ticksBetween, waitForHttp, waitForIdle, type ManagedProcess } from "../processes";
+import { compiledEntry } from "../compiled-entries";
 import { databaseUrl, REDIS_URL } from "../infrastructure";
 import type { BenchModeContext } from "../bench-mode-context";
 import { InspectorProfiler } from "../inspector-profiler";
@@ -593,7 +594,7 @@ async function startReference(
   const referenceServer = startProcess({
     name: "automation reference server",
     command: process.execPath,
-    args: ["--import", "tsx", "bench/reference/automation-reference.ts", "server"],
+    args: [compiledEntry("automation-reference"), "server"],
     env: { ...referenceEnv, PORT: String(referencePort) },
     logFile: path.join(workDir, "reference-server.log"),
     core: context.serverCore,
@@ -604,7 +605,7 @@ async function startReference(
   const referenceWorker = startProcess({
     name: "automation reference worker",
     command: process.execPath,
-    args: ["--import", "tsx", "bench/reference/automation-reference.ts", "worker"],
+    args: [compiledEntry("automation-reference"), "worker"],
     env: referenceEnv,
     logFile: path.join(workDir, "reference-worker.log"),
     core: context.workerCore,
@@ -641,7 +642,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   const app = startProcess({
     name: "app (npm start)",
     command: process.execPath,
-    args: [...inspect, ...options.appNodeFlags, "--import", "tsx", "server/start.ts"],
+    args: [...inspect, ...options.appNodeFlags, compiledEntry("start")],
     env,
     logFile: path.join(workDir, "app.log"),
     core: context.serverCore,
@@ -659,13 +660,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     const managed = startProcess({
       name: `worker ${workerCount}`,
       command: process.execPath,
-      args: [
-        ...(workerCount === 1 ? inspect : []),
-        ...options.appNodeFlags,
-        "--import",
-        "tsx",
-        options.projectSlots === null ? "scripts/worker.ts" : "bench/automations/automation-worker.ts",
-      ],
+      args: [...(workerCount === 1 ? inspect : []), ...options.appNodeFlags, compiledEntry(options.projectSlots === null ? "worker" : "automation-worker")],
       env: { ...env, AUTOMATION_WORKER: "on", ...(options.projectSlots === null ? {} : { BENCH_PROJECT_SLOTS: String(options.projectSlots) }) },
       logFile: path.join(workDir, `worker-${workerCount}.log`),
       core: context.workerCore,

@@ -41,6 +41,7 @@ import { ownerRotation, RECORDS_SCENARIOS, type RecordsScenario } from "./record
 import { appStatements, valuesFor, type QueryName } from "./records-statements";
 import { setupRecordsProject, type RecordsBenchProject } from "./setup-records-project";
 import { stopActiveImport } from "./stream-import";
+import { compiledEntry, type BenchEntry } from "../compiled-entries";
 
 export interface RecordsBenchContext extends BenchModeContext {
   loadCore: number | null;
@@ -216,13 +217,13 @@ async function tableFacts(client: pg.Client): Promise<{ tableMiB: number; indexe
   };
 }
 
-function startServer(context: RecordsBenchContext, name: TargetName, script: string, port: number, env: NodeJS.ProcessEnv): Target {
+function startServer(context: RecordsBenchContext, name: TargetName, entry: BenchEntry, port: number, env: NodeJS.ProcessEnv): Target {
   const inspect = context.options.cpuProfile ? ["--inspect=127.0.0.1:0"] : [];
   const managed = startProcess({
     name,
     command: process.execPath,
     // The app as npm start runs it; the reference and the floor with Node's defaults.
-    args: [...inspect, ...(name === "app" ? context.options.appNodeFlags : []), "--import", "tsx", script],
+    args: [...inspect, ...(name === "app" ? context.options.appNodeFlags : []), compiledEntry(entry)],
     env: { ...env, PORT: String(port) },
     logFile: path.join(context.workDir, `${name}.log`),
     core: context.serverCore,
@@ -282,7 +283,7 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
 
   const [appPort, referencePort, floorPort] = [await context.freePort(), await context.freePort(), await context.freePort()];
   const env: NodeJS.ProcessEnv = { ...context.appEnvironment(appPort, platformDatabase, path.join(workDir, "data")), KV_KEY_PREFIX: keyPrefix };
-  const app = startServer(context, "app", "server/start.ts", appPort, env);
+  const app = startServer(context, "app", "start", appPort, env);
   log(
     `app starting on port ${appPort} (pid ${app.process.pid}${context.serverCore === null ? "" : `, core ${context.serverCore}`}, node flags: ${describeNodeFlags(options.appNodeFlags)})`,
   );
@@ -313,7 +314,7 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
   console.log(`\nquery plans (EXPLAIN ANALYZE of the app's statements, second run):\n${formatPlans(plans)}\n`);
 
   const sharedEnv: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", CUSTOMER_DATABASE_URL: customerDatabaseUrl };
-  const reference = startServer(context, "reference", "bench/reference/server.ts", referencePort, {
+  const reference = startServer(context, "reference", "reference", referencePort, {
     ...sharedEnv,
     REDIS_URL,
     KV_KEY_PREFIX: keyPrefix,
@@ -323,7 +324,7 @@ export async function runRecordsBench(context: RecordsBenchContext): Promise<num
     }),
   });
   const slugs = Object.fromEntries(Object.entries(project.endpoints).map(([key, endpoint]) => [key, endpoint.slug]));
-  const floor = startServer(context, "floor", "bench/reference/floor-server.ts", floorPort, {
+  const floor = startServer(context, "floor", "floor", floorPort, {
     ...sharedEnv,
     FLOOR_CONFIG: JSON.stringify({ projectId: project.projectId, slugs }),
   });
