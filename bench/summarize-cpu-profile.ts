@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
 import path from "node:path";
 
 /**
@@ -6,9 +7,17 @@ import path from "node:path";
  * Node internals, GC; idle left out) and the hottest functions.
  */
 
+interface CallFrame {
+  functionName: string;
+  url: string;
+  /** Zero-based, as are the columns. */
+  lineNumber: number;
+  columnNumber?: number;
+}
+
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   children?: number[];
 }
 
@@ -36,8 +45,39 @@ function areaOf(url: string, functionName: string): string {
   return clean;
 }
 
-function describeFunction(node: ProfileNode): string {
-  const { functionName, url, lineNumber } = node.callFrame;
+/** Source maps of the compiled processes (bench/compiled-entries.ts) by file; null for a file without one. */
+const sourceMaps = new Map<string, SourceMap | null>();
+
+function sourceMapOf(file: string): SourceMap | null {
+  if (!sourceMaps.has(file)) {
+    let map: SourceMap | null;
+    try {
+      map = new SourceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")) as ConstructorParameters<typeof SourceMap>[0]);
+    } catch {
+      map = null;
+    }
+    sourceMaps.set(file, map);
+  }
+  return sourceMaps.get(file) ?? null;
+}
+
+/**
+ * A frame in compiled code of ours (the processes' bundles in dist/, Next's chunks in .next/),
+ * placed at its TypeScript source by the file's source map, so that its time is summed by its lib
+ * folder as when tsx ran the sources. Frames of packages, of files without a map and of code a
+ * map does not cover (the bundlers' helpers) stay as they are.
+ */
+export function sourceFrame(callFrame: CallFrame): CallFrame {
+  const file = callFrame.url.replace(/^file:\/\//, "");
+  if (!/\.c?js$/.test(file) || file.includes("node_modules") || path.relative(ROOT, file).startsWith("..")) return callFrame;
+  const entry = sourceMapOf(file)?.findEntry(callFrame.lineNumber, callFrame.columnNumber ?? 0);
+  if (!entry || !("originalSource" in entry) || !entry.originalSource) return callFrame;
+  const url = path.resolve(path.dirname(file), decodeURIComponent(entry.originalSource));
+  return { functionName: callFrame.functionName, url, lineNumber: entry.originalLine, columnNumber: entry.originalColumn };
+}
+
+function describeFunction(callFrame: CallFrame): string {
+  const { functionName, url, lineNumber } = callFrame;
   const where = url ? `${path.relative(ROOT, url.replace(/^file:\/\//, "")) || url}:${lineNumber + 1}` : "";
   return `${functionName || "(anonymous)"}${where ? ` ${where}` : ""}`;
 }
@@ -63,9 +103,10 @@ export function summarizeCpuProfile(profile: CpuProfile, label: string, top = 25
     const node = byId.get(id);
     if (!node) continue;
     totalMs += ms;
-    const area = areaOf(node.callFrame.url, node.callFrame.functionName);
+    const frame = sourceFrame(node.callFrame);
+    const area = areaOf(frame.url, frame.functionName);
     areas.set(area, (areas.get(area) ?? 0) + ms);
-    const name = describeFunction(node);
+    const name = describeFunction(frame);
     const entry = functions.get(name) ?? { area, ms: 0 };
     entry.ms += ms;
     functions.set(name, entry);
