@@ -1,6 +1,6 @@
 import path from "node:path";
 import { bundleNodeEntries } from "@/server/bundle-node-entries";
-import { PRODUCTION_ENTRIES } from "@/server/node-entries";
+import { PRODUCTION_BUNDLE_DIR, PRODUCTION_ENTRIES } from "@/server/node-entries";
 
 /**
  * Every process the benchmarks measure runs compiled ahead of time, the app's as `npm start` and
@@ -18,7 +18,7 @@ const BENCH_ENTRIES = {
 
 export type BenchEntry = keyof typeof BENCH_ENTRIES;
 
-const BENCH_BUNDLE_DIR = path.join("dist", "bench");
+const BENCH_BUNDLE_DIR = path.join(PRODUCTION_BUNDLE_DIR, "bench");
 
 export async function compileBenchEntries(): Promise<void> {
   await bundleNodeEntries(BENCH_ENTRIES, BENCH_BUNDLE_DIR);

@@ -67,7 +67,7 @@ function sourceMapOf(file: string): SourceMap | null {
  * folder as when tsx ran the sources. Frames of packages, of files without a map and of code a
  * map does not cover (the bundlers' helpers) stay as they are.
  */
-export function sourceFrame(callFrame: CallFrame): CallFrame {
+function sourceFrame(callFrame: CallFrame): CallFrame {
   const file = callFrame.url.replace(/^file:\/\//, "");
   if (!/\.c?js$/.test(file) || file.includes("node_modules") || path.relative(ROOT, file).startsWith("..")) return callFrame;
   const entry = sourceMapOf(file)?.findEntry(callFrame.lineNumber, callFrame.columnNumber ?? 0);
