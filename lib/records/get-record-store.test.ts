@@ -159,8 +159,9 @@ describe.skipIf(!databaseUrl)("getRecordStore: PostgreSQL pools", () => {
     try {
       await locker.query("BEGIN");
       await locker.query('LOCK TABLE flowpoint_records."locked" IN ACCESS EXCLUSIVE MODE');
-      const before = openRecordStoreCount();
+      // Counted once the operation holds the store: the store may have been closed (idle) while the lock was taken.
       const counting = store.count("locked", { timeoutMs: 10_000 });
+      const before = openRecordStoreCount();
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(openRecordStoreCount()).toBe(before);
       await locker.query("ROLLBACK");

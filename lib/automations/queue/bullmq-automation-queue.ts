@@ -320,7 +320,9 @@ export class BullmqAutomationQueue implements AutomationQueue {
       for (;;) {
         const slot = await line.next(SLOT_WAIT_MS);
         if (slot) return slot;
-        if (Date.now() >= gaveUpAt || slots.heldCount(projectId) === 0 || (await this.othersWaiting(projectId))) return line.leave();
+        // Holding none while asking Redis means a slot is on its way back to this worker: wait for the answer.
+        const noneToHandOver = slots.heldCount(projectId) === 0 && !line.asking();
+        if (Date.now() >= gaveUpAt || noneToHandOver || (await this.othersWaiting(projectId))) return line.leave();
       }
     } finally {
       line.leave();

@@ -105,6 +105,24 @@ suite("project run slots", () => {
     expect(fresh!.member).not.toBe(held!.member);
   });
 
+  it("says a waiting run is asking Redis while the slot its worker kept too long is on its way back", async () => {
+    const slots = worker({ limit: 1, lingerMs: 1_000, handoffLimitMs: 50 });
+    const held = await slots.tryTake("prj_returned");
+    // A long recheck: only the give-back makes the run ask.
+    const line = slots.line("prj_returned", 60_000);
+    expect(line.asking()).toBe(false);
+    await sleep(60);
+    slots.give(held!);
+    // The worker holds none of the project's slots now, but the run is about to get one.
+    expect(slots.heldCount("prj_returned")).toBe(0);
+    expect(line.asking()).toBe(true);
+    const returned = await line.next(1_000);
+    expect(returned).not.toBeNull();
+    expect(returned!.member).not.toBe(held!.member);
+    expect(line.asking()).toBe(false);
+    expect(slots.heldCount("prj_returned")).toBe(1);
+  });
+
   it("gives slots to waiting runs in the order they asked, however often they looked up in between", async () => {
     const slots = worker({ limit: 1, lingerMs: 1_000 });
     const held = await slots.tryTake("prj_order");

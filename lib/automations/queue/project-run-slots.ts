@@ -75,6 +75,12 @@ export interface SlotLine {
   next(ms: number): Promise<RunSlot | null>;
   /** Leaves the line. A slot handed to it meanwhile is returned: the caller uses it or gives it. */
   leave(): RunSlot | null;
+  /**
+   * Whether this run is asking Redis for a slot right now. A slot given back to Redis (kept too
+   * long) is asked for again at once; until the answer comes, the worker holds none of the
+   * project's slots, yet this run may be about to get one.
+   */
+  asking(): boolean;
 }
 
 type SlotScript = (...args: Array<string | number>) => Promise<unknown>;
@@ -190,16 +196,17 @@ export class ProjectRunSlots {
       const place = project.waiters.indexOf(waiter);
       if (holding >= this.options.limit || place >= this.options.limit - holding) return;
       asking = true;
-      this.tryTake(projectId)
-        .then((slot) => {
+      this.tryTake(projectId).then(
+        (slot) => {
+          asking = false;
           // To the first in line, which need not be this run: the asks of the first few overlap, and
           // the one answered first may be a later one's.
           if (slot) this.give(slot);
-        })
-        .catch(() => undefined)
-        .finally(() => {
+        },
+        () => {
           asking = false;
-        });
+        },
+      );
     };
     const waiter: Waiter = {
       handOver: deliver,
@@ -243,6 +250,7 @@ export class ProjectRunSlots {
         granted = null;
         return slot;
       },
+      asking: () => asking,
     };
   }
 
