@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
 import { ProjectRunSlots, type ProjectRunSlotsOptions, type RunSlot } from "./project-run-slots";
 
@@ -79,14 +79,15 @@ suite("project run slots", () => {
   });
 
   it("gives a slot no run wants back to Redis once it has lingered, and one kept too long to the other workers", async () => {
-    const keeper = worker({ limit: 1, lingerMs: 30, handoffLimitMs: 100 });
+    // Lingering long enough that the other worker's ask comes within it, however slow Redis answers.
+    const keeper = worker({ limit: 1, lingerMs: 300, handoffLimitMs: 100 });
     const other = worker({ limit: 1 });
     const slot = await keeper.tryTake("prj_d");
     keeper.give(slot!);
     expect(await other.tryTake("prj_d")).toBeNull();
-    await sleep(80);
+    expect(keeper.heldCount("prj_d")).toBe(1);
+    await vi.waitFor(async () => expect(await slotMembers("prj_d")).toEqual([]), { timeout: 5_000, interval: 20 });
     expect(keeper.heldCount("prj_d")).toBe(0);
-    expect(await slotMembers("prj_d")).toEqual([]);
     const taken = await other.tryTake("prj_d");
     expect(taken).not.toBeNull();
     other.give(taken!);
@@ -96,8 +97,8 @@ suite("project run slots", () => {
     const held = await take(busy, "prj_e", 100, 10);
     expect(held).not.toBeNull();
     await sleep(120);
-    const next = take(busy, "prj_e", 500, 10);
-    await sleep(10);
+    // In line at once (as a run is once its first ask was refused), so the slot cannot linger for it.
+    const next = busy.line("prj_e", 10).next(500);
     busy.give(held!);
     // The waiting run got a slot, but a new one: the old one went back to Redis first.
     const fresh = await next;
