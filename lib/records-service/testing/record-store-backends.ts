@@ -6,6 +6,9 @@ import { getRecordStore } from "@/lib/records/get-record-store";
 import type { RecordStore } from "@/lib/records/record-store";
 import { customerDatabaseBackends } from "@/lib/records/testing/customer-databases";
 
+/** Below the suites' hook timeout (vitest.config.ts, 60 s), so a slow start fails as itself. */
+const PGLITE_OPEN_TIMEOUT_MS = 55_000;
+
 /** A customer database opened for one test suite, with its own project id and a way to remove it. */
 export interface OpenedRecordStore {
   store: RecordStore;
@@ -29,6 +32,9 @@ export function recordStoreBackends(): RecordStoreBackend[] {
       name: "pglite",
       async open(projectId = newId("project")) {
         const store = getRecordStore({ projectId, kind: "local" });
+        // Opened here, under a deadline of its own: a WebAssembly PostgreSQL starting while the other
+        // test files keep both cores busy can outlast a single operation's default 30 s.
+        await store.ping({ timeoutMs: PGLITE_OPEN_TIMEOUT_MS });
         return {
           store,
           projectId,
