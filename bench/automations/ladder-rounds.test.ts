@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RateStep, TargetLadder } from "./automation-report";
-import { ladderRound, medianLadderRound, type LadderRound } from "./ladder-rounds";
+import { ladderRound, medianLadderRound, targetRateOf, type LadderRound } from "./ladder-rounds";
 
 function flatStep(offeredRate: number, delayP50: number, delayP99: number): RateStep {
   return {
@@ -59,6 +59,43 @@ describe("ladderRound", () => {
   it("has no ratio when either side sustained no rate, and no delays when the app did not", () => {
     expect(ladderRound(1, ladder("app", null), ladder("reference", 1_000), "app")).toMatchObject({ ratio: null, delayP50Ms: null, delayP99Ms: null });
     expect(ladderRound(1, ladder("app", 500), noReference, "app")).toMatchObject({ ratio: null, appSustained: 500, delayP50Ms: 5 });
+  });
+});
+
+describe("targetRateOf", () => {
+  it("is half the reference's sustained rate, rounded up to 10 events/s so that it is never below half", () => {
+    expect(targetRateOf(ladder("reference", 1_630))).toBe(820);
+    expect(targetRateOf(ladder("reference", 1_600))).toBe(800);
+    expect(targetRateOf(ladder("reference", 990))).toBe(500);
+  });
+
+  it("is null when the reference sustained no rate or was not measured", () => {
+    expect(targetRateOf(ladder("reference", null))).toBeNull();
+    expect(targetRateOf(noReference)).toBeNull();
+  });
+});
+
+describe("ladderRound at the target rate", () => {
+  it("keeps the app's step at the target rate and sums up its delays and whether it stayed flat", () => {
+    const atTarget = { ...flatStep(820, 12, 64), flat: false };
+    const summary = ladderRound(1, ladder("app", 850, 585, 888), ladder("reference", 1_630), "app", atTarget);
+    expect(summary.appAtTargetRate).toBe(atTarget);
+    expect(summary.atTargetRate).toEqual({ offeredRate: 820, flat: false, delayP50Ms: 12, delayP99Ms: 64 });
+    // The delays at the app's own sustained rate stay beside them.
+    expect(summary).toMatchObject({ delayP50Ms: 585, delayP99Ms: 888 });
+  });
+
+  it("has none when no step was measured at it", () => {
+    expect(ladderRound(1, ladder("app", 500), noReference, "app")).toMatchObject({ atTargetRate: null, appAtTargetRate: null });
+  });
+
+  it("stays with its own round when the median round is judged", () => {
+    const rounds = [400, 500, 600].map((appRate, index) =>
+      ladderRound(index + 1, ladder("app", appRate), ladder("reference", 1_000), "app", flatStep(500, index + 1, (index + 1) * 10)),
+    );
+    const judged = medianLadderRound(rounds);
+    expect(judged.round).toBe(2);
+    expect(judged.appAtTargetRate?.delayMs.p99).toBe(20);
   });
 });
 
