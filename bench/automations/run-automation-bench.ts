@@ -284,10 +284,6 @@ function describeStep(target: EventTarget, step: RateStep): string {
   );
 }
 
-/**
- * Steps the offered rate up until the backlog grows, then narrows the bracket: the sustained rate
- * is the highest offered rate with a flat backlog. With --rates, exactly those rates, in order.
- */
 /** One step: `rate` writes a second for a step's length, once every target is idle, then its drain. */
 async function measureStep(
   context: AutomationBenchContext,
@@ -307,6 +303,10 @@ async function measureStep(
   return step;
 }
 
+/**
+ * Steps the offered rate up until the backlog grows, then narrows the bracket: the sustained rate
+ * is the highest offered rate with a flat backlog. With --rates, exactly those rates, in order.
+ */
 async function findSustainedRate(
   context: AutomationBenchContext,
   target: EventTarget,
