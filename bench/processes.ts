@@ -188,6 +188,25 @@ export function residentBytes(pid: number): number | null {
 }
 
 /**
+ * Waits until every process with this command name ("postgres") uses as little CPU as waitForIdle's
+ * one process may, so that work a step leaves behind in a shared server (autovacuum, a checkpoint)
+ * does not land in the next step. Answers whether they went quiet within `maxMs`.
+ */
+export async function waitForCommandIdle(command: string, maxMs = 30_000): Promise<boolean> {
+  const deadline = Date.now() + maxMs;
+  let quietSamples = 0;
+  let previous = commandTicks(command);
+  while (quietSamples < 3) {
+    if (Date.now() >= deadline) return false;
+    await sleep(200);
+    const now = commandTicks(command);
+    quietSamples = ticksBetween(previous, now) <= 2 ? quietSamples + 1 : 0;
+    previous = now;
+  }
+  return true;
+}
+
+/**
  * Waits until the process has stopped using CPU (its after-response work, such as execution logs,
  * is done), so that it does not steal time from the next measurement. At most `maxMs`.
  */

@@ -11,7 +11,19 @@ import { writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { commandTicks, cpuTicks, machineBusyShare, machineCpuTicks, startProcess, tailOfLog, ticksBetween, waitForHttp, waitForIdle, type ManagedProcess } from "../processes";
+import {
+  commandTicks,
+  cpuTicks,
+  machineBusyShare,
+  machineCpuTicks,
+  startProcess,
+  tailOfLog,
+  ticksBetween,
+  waitForCommandIdle,
+  waitForHttp,
+  waitForIdle,
+  type ManagedProcess,
+} from "../processes";
 import { compiledEntry } from "../compiled-entries";
 import { databaseUrl, REDIS_URL } from "../infrastructure";
 import type { BenchModeContext } from "../bench-mode-context";
@@ -125,9 +137,17 @@ async function waitForDrain(target: EventTarget, maxMs: number): Promise<boolean
   return false;
 }
 
+const DATABASE_COMMAND = "postgres";
+const REDIS_COMMAND = "redis-server";
+
+/**
+ * Before a step: every target's queue drained and its processes idle, and PostgreSQL quiet too, so
+ * that what the previous step left it to do (vacuum, checkpoints) is not measured in this one.
+ */
 async function settle(targets: readonly EventTarget[]): Promise<void> {
   for (const target of targets) await waitForDrain(target, 120_000);
   await Promise.all(targets.flatMap((target) => target.processes().map((managed) => waitForIdle(managed.pid))));
+  if (!(await waitForCommandIdle(DATABASE_COMMAND))) console.warn("[bench] PostgreSQL did not go quiet within 30 s before the step");
 }
 
 interface StepOutcome {
@@ -145,9 +165,6 @@ interface StepOutcome {
   machineBusy: number | null;
   drained: boolean;
 }
-
-const DATABASE_COMMAND = "postgres";
-const REDIS_COMMAND = "redis-server";
 
 /** Holds `rate` writes/s for `seconds` while sampling the backlog; waits for the drain; reads the runs back. */
 async function holdRate(target: EventTarget, rate: number, seconds: number, drainMaxMs: number, during?: (load: { startedAt: number }) => void): Promise<StepOutcome> {
