@@ -196,17 +196,17 @@ export class ProjectRunSlots {
       const place = project.waiters.indexOf(waiter);
       if (holding >= this.options.limit || place >= this.options.limit - holding) return;
       asking = true;
-      this.tryTake(projectId).then(
-        (slot) => {
+      this.tryTake(projectId)
+        .then((slot) => {
+          // Cleared before the slot is handed on: the run it reaches is no longer asking.
           asking = false;
           // To the first in line, which need not be this run: the asks of the first few overlap, and
           // the one answered first may be a later one's.
           if (slot) this.give(slot);
-        },
-        () => {
+        })
+        .catch(() => {
           asking = false;
-        },
-      );
+        });
     };
     const waiter: Waiter = {
       handOver: deliver,
