@@ -208,9 +208,14 @@ test("endpoint builder: a POST intake with a condition, a create step and an ema
   test.setTimeout(240_000);
   const projectId = await setUpTicketsProject(page);
   await page.goto(`/projects/${projectId}/endpoints/new`);
+  // The preview follows the slug only once React has hydrated; a fill before that can be lost (the
+  // name was, once, on a busy machine), so the slug is typed again until the hydrated page shows it.
+  await expect(async () => {
+    await page.getByLabel("Slug").fill("new-ticket");
+    await expect(page.getByTestId("invocation-url")).toHaveText(`http://localhost:3100/api/projects/${projectId}/fn/new-ticket`, { timeout: 2_000 });
+  }).toPass({ timeout: 30_000 });
   await page.getByLabel("Name", { exact: true }).fill("New ticket");
   await page.getByLabel("Method", { exact: true }).selectOption("POST");
-  await page.getByLabel("Slug").fill("new-ticket");
   await expect(page.getByLabel("Cache responses for")).toBeDisabled();
 
   await page.getByLabel("Step kind").selectOption({ label: "Condition" });
