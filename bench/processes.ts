@@ -188,22 +188,35 @@ export function residentBytes(pid: number): number | null {
 }
 
 /**
- * Waits until every process with this command name ("postgres") uses as little CPU as waitForIdle's
- * one process may, so that work a step leaves behind in a shared server (autovacuum, a checkpoint)
- * does not land in the next step. Answers whether they went quiet within `maxMs`.
+ * Waits until `spentSince` (CPU ticks since its previous call, null when there is nothing left to
+ * watch) reads at most 2 ticks per 200 ms three times running. Answers whether that came within `maxMs`.
  */
-export async function waitForCommandIdle(command: string, maxMs = 30_000): Promise<boolean> {
+async function waitForQuiet(spentSince: () => number | null, maxMs: number): Promise<boolean> {
   const deadline = Date.now() + maxMs;
   let quietSamples = 0;
-  let previous = commandTicks(command);
   while (quietSamples < 3) {
     if (Date.now() >= deadline) return false;
     await sleep(200);
-    const now = commandTicks(command);
-    quietSamples = ticksBetween(previous, now) <= 2 ? quietSamples + 1 : 0;
-    previous = now;
+    const spent = spentSince();
+    if (spent === null) return true;
+    quietSamples = spent <= 2 ? quietSamples + 1 : 0;
   }
   return true;
+}
+
+/**
+ * Waits until every process with this command name ("postgres") is as quiet as waitForIdle's one
+ * process, so that work a step leaves behind in a shared server (autovacuum, a checkpoint) does not
+ * land in the next step. Answers whether they went quiet within `maxMs`.
+ */
+export function waitForCommandIdle(command: string, maxMs = 30_000): Promise<boolean> {
+  let previous = commandTicks(command);
+  return waitForQuiet(() => {
+    const now = commandTicks(command);
+    const spent = ticksBetween(previous, now);
+    previous = now;
+    return spent;
+  }, maxMs);
 }
 
 /**
@@ -211,14 +224,13 @@ export async function waitForCommandIdle(command: string, maxMs = 30_000): Promi
  * is done), so that it does not steal time from the next measurement. At most `maxMs`.
  */
 export async function waitForIdle(pid: number, maxMs = 20_000): Promise<void> {
-  const deadline = Date.now() + maxMs;
-  let quietSamples = 0;
   let previous = cpuTicks(pid);
-  while (previous !== null && Date.now() < deadline && quietSamples < 3) {
-    await sleep(200);
+  if (previous === null) return;
+  await waitForQuiet(() => {
     const now = cpuTicks(pid);
-    if (now === null) return;
-    quietSamples = now - previous <= 2 ? quietSamples + 1 : 0;
+    if (now === null || previous === null) return null;
+    const spent = now - previous;
     previous = now;
-  }
+    return spent;
+  }, maxMs);
 }
