@@ -78,6 +78,24 @@ describe("in-process automation queue", () => {
     expect(h.started).toHaveLength(6);
   });
 
+  it("gives the project's slot to its next run once a run's steps are done, before its log is written", async () => {
+    const h = harness();
+    await h.queue.add(Array.from({ length: 7 }, (_, index) => job("prj_a", index)));
+    await settle();
+    expect(h.started).toHaveLength(5);
+    h.started[0]!.attempt.stepsDone!();
+    // Said twice (the runner's own call, then the run's end): the slot goes on once.
+    h.started[0]!.attempt.stepsDone!();
+    await settle();
+    expect(h.started).toHaveLength(6);
+    h.finish("prj_a");
+    await settle();
+    expect(h.started).toHaveLength(6);
+    h.finish("prj_a");
+    await settle();
+    expect(h.started).toHaveLength(7);
+  });
+
   it("takes projects in turn, so one project's backlog does not hold another's run back", async () => {
     const h = harness({ concurrency: 2, projectConcurrency: 2 });
     await h.queue.add(Array.from({ length: 50 }, (_, index) => job("prj_flood", index)));
@@ -105,7 +123,7 @@ describe("in-process automation queue", () => {
     await settle();
     expect(await h.queue.counts()).toMatchObject({ delayed: 1, active: 0 });
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    expect(h.started.map((entry) => entry.attempt)).toEqual([
+    expect(h.started.map(({ attempt }) => ({ number: attempt.number, maxAttempts: attempt.maxAttempts, afterInterruption: attempt.afterInterruption }))).toEqual([
       { number: 1, maxAttempts: 2, afterInterruption: false },
       { number: 2, maxAttempts: 2, afterInterruption: false },
     ]);

@@ -117,8 +117,17 @@ export class InProcessAutomationQueue implements AutomationQueue {
     this.active++;
     project.active++;
     const maxAttempts = 1 + item.job.retry.attempts;
+    // The project's slot goes on once the steps are done, as a BullMQ run's does: the log is then
+    // written (after a short gathering wait, log-write-queue.ts) while the project's next run goes.
+    let holdsSlot = true;
+    const giveSlot = () => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      project.active--;
+      this.pump();
+    };
     const running = this.options
-      .process(item.job, { number: item.attempt, maxAttempts, afterInterruption: false }, this.controller.signal)
+      .process(item.job, { number: item.attempt, maxAttempts, afterInterruption: false, stepsDone: giveSlot }, this.controller.signal)
       .then((outcome) => {
         if (outcome.status !== "failed") return;
         if (item.attempt < maxAttempts) this.retryLater({ job: item.job, attempt: item.attempt + 1 });
@@ -130,7 +139,10 @@ export class InProcessAutomationQueue implements AutomationQueue {
       })
       .finally(() => {
         this.active--;
-        project.active--;
+        if (holdsSlot) {
+          holdsSlot = false;
+          project.active--;
+        }
         this.running.delete(running);
         this.pump();
       });

@@ -164,3 +164,24 @@ describe("a batch the database refuses", () => {
     expect(failing.calls).toEqual({ insertMany: 1, insert: 1 });
   });
 });
+
+describe("gathering", () => {
+  it("writes an entry queued in a later turn of the event loop in the same statement as the first", async () => {
+    const statements: number[] = [];
+    const counting: RecordStore = {
+      ...store,
+      async insertMany(collection, documents, options) {
+        statements.push(documents.length);
+        return store.insertMany(collection, documents, options);
+      },
+    };
+    const [first, second] = [entry(), entry()];
+    const firstWritten = queueExecutionLogEntry(counting, "prj_q", first);
+    // Until 2026-12-06 an idle queue wrote at the end of the turn, and these were two statements.
+    await new Promise((resolve) => setImmediate(resolve));
+    const secondWritten = queueExecutionLogEntry(counting, "prj_q", second);
+    expect(await Promise.all([firstWritten, secondWritten])).toEqual([true, true]);
+    expect(statements).toEqual([2]);
+    expect((await storedEntries([first, second])).map((item) => item.id)).toEqual([first.id, second.id]);
+  });
+});
