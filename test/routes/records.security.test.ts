@@ -214,20 +214,25 @@ describe("permissions per action", () => {
 });
 
 describe("rate limit", () => {
-  it("counts each call of a key once, whether its limit starts beside the generation read or after it, and answers the 601st of a minute 429", async ({ project, api }) => {
+  it("counts each call of a key once, whether its limit starts beside the generation read or after it, and answers 429 once a minute's 600 are used", async ({ project, api }) => {
     const key = await project.keyFor(["records.read"]);
     // The first call loads the project's runtime (the limit is taken in order); the others find the key
     // in the runtime this instance holds (the limit starts early). A call counted twice would hit 429 at ~300.
+    // A sliding window weighs the previous minute's count down as time passes, so a run that crosses a
+    // minute boundary may see a few extra calls pass (the 601st then once failed in CI); never fewer than 600.
     const statuses = new Map<number, number>();
-    for (let index = 0; index < 600; index++) {
-      const { status } = await api.with({ credentials: { key } }).call("GET", "/records/posts");
-      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    let limited: Awaited<ReturnType<typeof api.call>> | null = null;
+    for (let index = 0; index < 1_200 && !limited; index++) {
+      const response = await api.with({ credentials: { key } }).call("GET", "/records/posts");
+      if (response.status === 429) limited = response;
+      else statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
     }
-    expect(Object.fromEntries(statuses)).toEqual({ 200: 600 });
-    const limited = await api.with({ credentials: { key } }).call("GET", "/records/posts");
-    expect(limited.status).toBe(429);
-    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(limited.body).toMatchObject({ error: "too many requests", code: "rate_limited" });
+    expect([...statuses.keys()]).toEqual([200]);
+    expect(statuses.get(200)).toBeGreaterThanOrEqual(600);
+    expect(statuses.get(200)).toBeLessThan(1_200);
+    expect(limited).not.toBeNull();
+    expect(Number(limited!.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited!.body).toMatchObject({ error: "too many requests", code: "rate_limited" });
     // Another key of the same project has its own allowance.
     expect((await api.call<Body>("GET", "/records/posts")).status).toBe(200);
   }, 60_000);
