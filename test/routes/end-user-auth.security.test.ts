@@ -258,7 +258,12 @@ describe("rate limits", () => {
       // Malformed requests count too (and cost no password hashing).
       expect((await project.post("login", { email: `flood${attempt}@customer.example` }, { ip })).status).toBe(422);
     }
-    await expect429(await project.post("login", { email: uniqueEmail("flood"), password: PASSWORD }, { ip }));
+    // As above, a run across a minute boundary may see a few extra attempts pass; never fewer than 30.
+    let answer = await project.post("login", { email: uniqueEmail("flood"), password: PASSWORD }, { ip });
+    for (let extra = 0; answer.status === 401 && extra < 30; extra++) {
+      answer = await project.post("login", { email: uniqueEmail("flood"), password: PASSWORD }, { ip });
+    }
+    await expect429(answer);
     expect((await project.post("login", { email: uniqueEmail("flood") }, { ip: "203.0.113.201" })).status).toBe(422);
   }, 120_000);
 
