@@ -190,16 +190,18 @@ suite("project run slots", () => {
   });
 
   it("frees the slots of a worker that died once their lease lapses, and renews the slots of one that lives", async () => {
-    const dead = worker({ limit: 1, leaseTtlMs: 300 });
-    const alive = worker({ limit: 1, leaseTtlMs: 300 });
+    // Leases of 1 s, renewed every third of it: a renewal would have to be over 650 ms late (the
+    // event loop stalled by other test files on a busy machine) for the living worker to lose its slot.
+    const dead = worker({ limit: 1, leaseTtlMs: 1_000 });
+    const alive = worker({ limit: 1, leaseTtlMs: 1_000 });
     expect(await dead.tryTake("prj_f")).not.toBeNull();
     dead.abandon();
     expect(await alive.tryTake("prj_f")).toBeNull();
-    await sleep(400);
+    await sleep(1_200);
     const slot = await alive.tryTake("prj_f");
     expect(slot).not.toBeNull();
     // Held past several lease periods: still its, because it is renewed.
-    await sleep(700);
+    await sleep(2_500);
     expect(await worker({ limit: 1 }).tryTake("prj_f")).toBeNull();
     expect(await slotMembers("prj_f")).toEqual([slot!.member]);
   });
