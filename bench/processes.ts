@@ -224,11 +224,12 @@ export function waitForCommandIdle(command: string, maxMs = 30_000): Promise<boo
  * is done), so that it does not steal time from the next measurement. At most `maxMs`.
  */
 export async function waitForIdle(pid: number, maxMs = 20_000): Promise<void> {
-  let previous = cpuTicks(pid);
-  if (previous === null) return;
+  const first = cpuTicks(pid);
+  if (first === null) return;
+  let previous = first;
   await waitForQuiet(() => {
     const now = cpuTicks(pid);
-    if (now === null || previous === null) return null;
+    if (now === null) return null;
     const spent = now - previous;
     previous = now;
     return spent;

@@ -120,14 +120,17 @@ export class InProcessAutomationQueue implements AutomationQueue {
     // The project's slot goes on once the steps are done, as a BullMQ run's does: the log is then
     // written (after a short gathering wait, log-write-queue.ts) while the project's next run goes.
     let holdsSlot = true;
-    const giveSlot = () => {
+    const freeSlot = () => {
       if (!holdsSlot) return;
       holdsSlot = false;
       project.active--;
+    };
+    const stepsDone = () => {
+      freeSlot();
       this.pump();
     };
     const running = this.options
-      .process(item.job, { number: item.attempt, maxAttempts, afterInterruption: false, stepsDone: giveSlot }, this.controller.signal)
+      .process(item.job, { number: item.attempt, maxAttempts, afterInterruption: false, stepsDone }, this.controller.signal)
       .then((outcome) => {
         if (outcome.status !== "failed") return;
         if (item.attempt < maxAttempts) this.retryLater({ job: item.job, attempt: item.attempt + 1 });
@@ -139,10 +142,7 @@ export class InProcessAutomationQueue implements AutomationQueue {
       })
       .finally(() => {
         this.active--;
-        if (holdsSlot) {
-          holdsSlot = false;
-          project.active--;
-        }
+        freeSlot();
         this.running.delete(running);
         this.pump();
       });
