@@ -381,7 +381,13 @@ function signalWorkers(app: EventTarget, signal: "SIGSTOP" | "SIGCONT"): void {
 }
 
 /** A closed-loop write load, with the CPU the server spent per write answered meanwhile. */
-type MeasuredWrites = WriteLoadResult & { serverCpuMsPerWrite: number | null };
+type MeasuredWrites = WriteLoadResult & {
+  serverCpuMsPerWrite: number | null;
+  /** PostgreSQL's and Redis's CPU per write over the same run, and the machine's busy share. */
+  databaseCpuMsPerWrite: number | null;
+  redisCpuMsPerWrite: number | null;
+  machineBusy: number | null;
+};
 
 /** Milliseconds of CPU per item from clock ticks; null when either is unknown. */
 function cpuMsPer(ticks: number | null | undefined, count: number): number | null {
@@ -412,7 +418,9 @@ async function measureWriteThroughput(
   // The server alone, without the automation and with it (worker paused): what a queued event costs a write.
   const serverProfiles: { without?: ProfiledWrites; with?: ProfiledWrites } = {};
   for (let round = 1; round <= options.rounds; round++) {
-    for (const mode of modes) {
+    // Odd rounds go without → with → alongside and even rounds back, so that a machine drifting
+    // through the run (it slows as its tables grow, or as its host gets busier) favours no mode.
+    for (const mode of round % 2 === 1 ? modes : [...modes].reverse()) {
       await project.setAutomationEnabled(mode !== "without");
       await settle([app]);
       if (mode === "with") signalWorkers(app, "SIGSTOP");
@@ -428,10 +436,21 @@ async function measureWriteThroughput(
         }
         for (const profiler of profiled ?? []) await profiler.start();
         const serverTicksBefore = cpuTicks(serverPid);
+        const databaseTicksBefore = commandTicks(DATABASE_COMMAND);
+        const redisTicksBefore = commandTicks(REDIS_COMMAND);
+        const machineBefore = machineCpuTicks();
         const written = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
+        const machineBusy = machineBusyShare(machineBefore, machineCpuTicks());
         const serverTicksAfter = cpuTicks(serverPid);
         const serverTicks = serverTicksBefore === null || serverTicksAfter === null ? null : serverTicksAfter - serverTicksBefore;
-        load = { ...written, serverCpuMsPerWrite: cpuMsPer(serverTicks, written.answeredAt.size) };
+        const writeCount = written.answeredAt.size;
+        load = {
+          ...written,
+          serverCpuMsPerWrite: cpuMsPer(serverTicks, writeCount),
+          databaseCpuMsPerWrite: cpuMsPer(ticksBetween(databaseTicksBefore, commandTicks(DATABASE_COMMAND)), writeCount),
+          redisCpuMsPerWrite: cpuMsPer(ticksBetween(redisTicksBefore, commandTicks(REDIS_COMMAND)), writeCount),
+          machineBusy,
+        };
       } finally {
         if (mode === "with") signalWorkers(app, "SIGCONT");
       }
@@ -445,7 +464,7 @@ async function measureWriteThroughput(
       rounds[mode].push(load);
       log(
         `records API writes ${labels[mode]}${options.rounds > 1 ? ` (round ${round})` : ""}: ${load.writesPerSecond.toFixed(0)} writes/s, ` +
-          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms, server CPU ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"} ms/write${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
+          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms, CPU ms/write: server ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${load.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${load.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, machine ${load.machineBusy === null ? "?" : Math.round(load.machineBusy * 100)} % busy${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
           (mode === "without" ? "" : ` (its runs drained ${((Date.now() - drainStarted) / 1000).toFixed(1)} s after the load)`),
       );
     }
@@ -459,6 +478,8 @@ async function measureWriteThroughput(
       p50Ms: chosen.latencyMs.p50,
       p99Ms: chosen.latencyMs.p99,
       serverCpuMsPerWrite: chosen.serverCpuMsPerWrite,
+      databaseCpuMsPerWrite: chosen.databaseCpuMsPerWrite,
+      redisCpuMsPerWrite: chosen.redisCpuMsPerWrite,
       failures: loads.reduce((sum, load) => sum + load.failures, 0),
       rounds: rates.map(Math.round),
     };

@@ -39,11 +39,15 @@ export interface PlanRecordEventOptions {
 /**
  * Null when no enabled automation listens for this change (the write then costs nothing extra);
  * otherwise the outbox entry to write with it. From the runtime cache: no platform database read.
+ * Answers at once (no promise) when the caller gave the project's record triggers.
  */
-export async function planRecordEvent(options: PlanRecordEventOptions): Promise<RecordEventPlan | null> {
-  const triggers = options.recordTriggers ?? (await getProjectRuntime(options.projectId))?.automations.records;
+export function planRecordEvent(options: PlanRecordEventOptions): RecordEventPlan | null | Promise<RecordEventPlan | null> {
+  if (options.recordTriggers) return planFromTriggers(options.recordTriggers, options);
+  return getProjectRuntime(options.projectId).then((runtime) => planFromTriggers(runtime?.automations.records, options));
+}
+
+function planFromTriggers(triggers: RuntimeAutomations["records"] | undefined, options: PlanRecordEventOptions): RecordEventPlan | null {
   const automations = triggers?.get(recordTriggerKey(options.schema, options.type));
   if (!automations || automations.length === 0) return null;
-  const event: OutboxEvent = { type: options.type, schema: options.schema };
-  return { outbox: { collection: OUTBOX_COLLECTION, id: newId("event"), event: { ...event } }, automations, store: options.store };
+  return { outbox: { collection: OUTBOX_COLLECTION, id: newId("event"), event: { type: options.type, schema: options.schema } }, automations, store: options.store };
 }

@@ -41,14 +41,21 @@ function reportHandlerFailure(event: RecordChangeEvent, error: unknown): void {
  * Queues the automation runs the change triggers (resolves once they are queued or kept in the
  * outbox), then delivers the event to every subscriber. `plan` is the one the write was made with
  * (planRecordEvent: its outbox entry was stored with the record). Called by the record services;
- * never throws.
+ * never rejects. Not an async function, as it is on the path of every records API write.
  */
-export async function emitRecordChange(event: RecordChangeEvent, plan?: RecordEventPlan | null): Promise<void> {
+export function emitRecordChange(event: RecordChangeEvent, plan?: RecordEventPlan | null): Promise<void> {
+  let queued: Promise<void>;
   try {
-    await queueRecordTriggers(event, plan);
+    queued = queueRecordTriggers(event, plan);
   } catch (error) {
     log.error("record automations could not be queued", { projectId: event.projectId, schema: event.schema, type: event.type, recordId: event.record.id, error });
+    queued = Promise.resolve();
   }
+  if (handlers.size === 0) return queued;
+  return queued.then(() => deliverRecordChange(event));
+}
+
+function deliverRecordChange(event: RecordChangeEvent): void {
   for (const handler of [...handlers]) {
     try {
       const result = handler(event);

@@ -28,8 +28,11 @@ export interface RecordWriteOptions extends RecordServiceOptions {
   recordTriggers?: RuntimeAutomations["records"];
 }
 
-/** What an "api" write triggers (null: nothing listens), planned before the write; flows trigger nothing. */
-export async function planWriteEvent(options: RecordWriteOptions, type: RecordEventType): Promise<RecordEventPlan | null> {
+/**
+ * What an "api" write triggers (null: nothing listens), planned before the write; flows trigger
+ * nothing. A promise only when the project's record triggers must be looked up (see planRecordEvent).
+ */
+export function planWriteEvent(options: RecordWriteOptions, type: RecordEventType): RecordEventPlan | null | Promise<RecordEventPlan | null> {
   if (options.origin !== "api") return null;
   return planRecordEvent({ projectId: options.projectId, schema: options.schema.name, type, store: options.store, recordTriggers: options.recordTriggers });
 }

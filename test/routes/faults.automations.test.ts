@@ -5,6 +5,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
 import { Redis } from "ioredis";
+import { unpackBatch, type AutomationBatch } from "@/lib/automations/queue/automation-batch";
+import type { AutomationJob } from "@/lib/automations/queue/automation-job";
 import { runsInJob } from "@/lib/automations/queue/bullmq-automation-queue";
 import { closeAutomationQueue } from "@/lib/automations/queue/get-automation-queue";
 import type { ExecutionLogEntry } from "@/lib/flow/execution-log/execution-log-entry";
@@ -271,8 +273,8 @@ const sharedDatabases = Boolean(process.env.DATABASE_URL);
     // The runs of this automation waiting in the queue, by job (other files' tests may have left jobs of other projects).
     const runsByJob = new Map<string, number>();
     for (const id of await inspector.lrange(`${queuePrefix}wait`, 0, -1)) {
-      const data = JSON.parse((await inspector.hget(`${queuePrefix}${id}`, "data")) ?? "{}") as { runs?: Array<{ automationId: string }>; automationId?: string };
-      const mine = (data.runs ?? [data]).filter((run) => run.automationId === automationId).length;
+      const data = JSON.parse((await inspector.hget(`${queuePrefix}${id}`, "data")) ?? "{}") as AutomationBatch | AutomationJob;
+      const mine = ("runs" in data ? unpackBatch(data) : [data]).filter((run) => run.automationId === automationId).length;
       if (mine > 0) runsByJob.set(id, mine);
     }
     inspector.disconnect();

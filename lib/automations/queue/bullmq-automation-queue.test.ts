@@ -5,6 +5,7 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
+import { unpackBatch, type AutomationBatch } from "./automation-batch";
 import { automationJobId, automationOfJobId, type AutomationJob } from "./automation-job";
 import { startPrivateRedis } from "@/test/support/fault-processes";
 import { BullmqAutomationQueue, batchJobId, batchJobProject, runsInJob } from "./bullmq-automation-queue";
@@ -21,7 +22,8 @@ function job(id: string): AutomationJob {
   return {
     id,
     projectId: "prj_adds",
-    automationId: "aut_adds",
+    // As automationJobId builds them: a record event's run id ends with its automation's id.
+    automationId: automationOfJobId(id),
     triggerType: "record",
     trigger: { event: "create", schema: "tickets", record: { id, title: `ticket ${id}` }, previous: null },
     executionId: `exe_${id}`,
@@ -74,7 +76,7 @@ suite("BullMQ automation queue: adding runs", () => {
     return jobs
       .map((stored) => ({
         id: stored.id!,
-        runs: "runs" in stored.data ? (stored.data as { runs: AutomationJob[] }).runs.map((run) => run.id) : [(stored.data as AutomationJob).id],
+        runs: "runs" in stored.data ? unpackBatch(stored.data as AutomationBatch).map((run) => run.id) : [(stored.data as AutomationJob).id],
       }))
       .sort((a, b) => a.runs[0]!.localeCompare(b.runs[0]!));
   }

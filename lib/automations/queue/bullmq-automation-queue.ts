@@ -2,11 +2,13 @@ import { randomUUID } from "node:crypto";
 import { DelayedError, Queue, Worker, type Job, type JobsOptions } from "bullmq";
 import { Redis, ReplyError } from "ioredis";
 import { LightAbortController } from "@/lib/abort/light-abort-controller";
+import { createSharedTimeout, type SharedTimeout } from "@/lib/abort/shared-timeout";
 import { createWriteBatcher, type WriteBatcher } from "@/lib/batching/write-batcher";
 import { AppError } from "@/lib/errors";
 import { ID_PREFIXES } from "@/lib/ids";
 import { log } from "@/lib/log";
 import type { AttemptOutcome, AutomationAttempt } from "./automation-attempt";
+import { isRecordEventRun, packBatch, unpackBatch, type AutomationBatch } from "./automation-batch";
 import { automationOfJobId, type AutomationJob } from "./automation-job";
 import { PROJECT_CONCURRENCY, WORKER_CONCURRENCY, type AddOptions, type AutomationQueue } from "./automation-queue";
 import { ProjectRunSlots, type RunSlot } from "./project-run-slots";
@@ -27,10 +29,10 @@ export interface BullmqAutomationQueueOptions {
   addTimeoutMs?: number;
 }
 
-/** One job as BullMQ's add and addBulk take it. */
+/** One job as BullMQ's add takes it. */
 interface JobToAdd {
   name: string;
-  data: AutomationJob;
+  data: SingleJobData | AutomationBatch;
   opts: JobsOptions;
 }
 
@@ -40,11 +42,6 @@ interface JobToAdd {
  * so that it is listed and kept (for "Run again") as any failed job.
  */
 type SingleJobData = AutomationJob & { failedRun?: string };
-
-/** Runs of one project's record events queued together: one BullMQ job (see add()). */
-interface AutomationBatch {
-  runs: AutomationJob[];
-}
 
 const BATCH_JOB_NAME = "batch";
 
@@ -144,7 +141,8 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private slotsConnection: Redis | null = null;
   private slots: ProjectRunSlots | null = null;
   private readonly controllers = new Set<LightAbortController>();
-  private readonly adds: WriteBatcher<JobToAdd>;
+  private readonly adds: WriteBatcher<AutomationJob>;
+  private readonly addTimeout: SharedTimeout;
   /** The last answer of waitingJobIds(), shared by the jobs that ask within SLOT_WAIT_MS ÷ 2. */
   private waitingCheck: { at: number; ids: Promise<readonly string[] | null> } | null = null;
   /** Automation id → project id, of the runs this worker has worked (othersWaiting). */
@@ -164,29 +162,36 @@ export class BullmqAutomationQueue implements AutomationQueue {
     // and leave together: one socket write for many jobs, a round trip of extra delay at most. Each
     // job of a batch is its own add (not addBulk, whose MULTI builds a pipeline object); record events
     // of one project go as one batch job (groupIntoBatches).
-    this.adds = createWriteBatcher<JobToAdd>({
+    this.adds = createWriteBatcher<AutomationJob>({
       runAlone: async (job) => {
-        await this.queue.add(job.name, job.data, job.opts);
+        const single = singleJob(job);
+        await this.queue.add(single.name, single.data, single.opts);
       },
       runBatch: async (jobs) => {
         this.corkUntilTurnEnds();
         const groups = groupIntoBatches(jobs);
-        const outcomes = await Promise.allSettled(groups.map((group) => this.queue.add(group.job.name, group.job.data, group.job.opts)));
+        const outcomes = await Promise.allSettled(groups.map(({ job }) => this.queue.add(job.name, job.data, job.opts)));
         // A group refused by a script error (a reply error) is added again job by job, which for a
         // job already known does nothing; the groups added are not added again, as a batch's runs
         // are not known by id. Any other error (the connection) is every caller's answer.
-        const refused: JobToAdd[] = [];
+        const refused: AutomationJob[] = [];
         for (const [index, outcome] of outcomes.entries()) {
           if (outcome.status === "fulfilled") continue;
           if (!(outcome.reason instanceof ReplyError)) throw outcome.reason;
           refused.push(...groups[index]!.members);
         }
-        await Promise.all(refused.map((job) => this.queue.add(job.name, job.data, job.opts)));
+        await Promise.all(
+          refused.map((run) => {
+            const single = singleJob(run);
+            return this.queue.add(single.name, single.data, single.opts);
+          }),
+        );
       },
       failsEveryItem: () => true,
       maxInFlight: 1,
       gather: "event-loop-turn",
     });
+    this.addTimeout = createSharedTimeout(options.addTimeoutMs ?? 3_000, () => new AppError("unavailable", "the automation queue did not answer"));
   }
 
   /**
@@ -205,37 +210,26 @@ export class BullmqAutomationQueue implements AutomationQueue {
     return `${this.options.keyPrefix}bull`;
   }
 
-  async add(jobs: readonly AutomationJob[], options?: AddOptions): Promise<void> {
-    const added = Promise.all(
-      jobs.map((job) =>
-        this.adds.add(AUTOMATION_QUEUE_NAME, {
-          name: job.triggerType,
-          data: job,
-          opts: {
-            jobId: job.id,
-            attempts: 1 + job.retry.attempts,
-            backoff: { type: "fixed" as const, delay: job.retry.backoffSeconds * 1_000 },
-            removeOnComplete: KEEP_COMPLETED,
-            removeOnFail: KEEP_FAILED,
-          },
-        }),
-      ),
-    );
-    try {
-      // Late is not lost: the adds are still on their way, and what becomes of them decides whether
-      // their events need the outbox drain (a batch's runs, queued again, would run twice).
-      await withTimeout(added, this.options.addTimeoutMs ?? 3_000, () =>
-        options?.onTimeout?.(
-          added.then(
-            () => true,
-            () => false,
-          ),
-        ),
-      );
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError("unavailable", "the automation queue is unavailable", { cause: error });
-    }
+  add(jobs: readonly AutomationJob[], options?: AddOptions): Promise<void> {
+    const added =
+      jobs.length === 1 ? this.adds.add(AUTOMATION_QUEUE_NAME, jobs[0]!) : Promise.all(jobs.map((job) => this.adds.add(AUTOMATION_QUEUE_NAME, job))).then(() => undefined);
+    const onTimeout = options?.onTimeout;
+    // Late is not lost: the adds are still on their way, and what becomes of them decides whether
+    // their events need the outbox drain (a batch's runs, queued again, would run twice).
+    return this.addTimeout.race(added, {
+      mapError: asUnavailable,
+      ...(onTimeout
+        ? {
+            onTimeout: () =>
+              onTimeout(
+                added.then(
+                  () => true,
+                  () => false,
+                ),
+              ),
+          }
+        : {}),
+    });
   }
 
   startWorker(): void {
@@ -388,7 +382,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
    * worker died, or a queue error failed it) has each run look in the log first.
    */
   private async workBatch(job: Job<AutomationBatch>, token: string | undefined, slots: ProjectRunSlots): Promise<void> {
-    const runs = job.data.runs;
+    const runs = unpackBatch(job.data);
     const projectId = runs[0]?.projectId;
     if (!projectId) return;
     for (const run of runs) this.noteAutomationProject(run);
@@ -418,7 +412,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
     await Promise.all(Array.from({ length: lanes }, lane));
     left.push(...waiting);
     if (left.length === 0) return;
-    await job.updateData({ runs: left });
+    await job.updateData(packBatch(left));
     const wait = deferred ? DEFERRED_WAIT_MS : SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS);
     await job.moveToDelayed(Date.now() + wait, token);
     throw new DelayedError();
@@ -517,40 +511,60 @@ export class BullmqAutomationQueue implements AutomationQueue {
   }
 }
 
+/** A queue failure as callers see it: unavailable, unless it already says what went wrong. */
+function asUnavailable(error: unknown): AppError {
+  return error instanceof AppError ? error : new AppError("unavailable", "the automation queue is unavailable", { cause: error });
+}
+
+/** A run as a job of its own: its id is its idempotency key, its retry policy BullMQ's attempts. */
+function singleJob(run: AutomationJob): JobToAdd {
+  return {
+    name: run.triggerType,
+    data: run,
+    opts: {
+      jobId: run.id,
+      attempts: 1 + run.retry.attempts,
+      backoff: { type: "fixed", delay: run.retry.backoffSeconds * 1_000 },
+      removeOnComplete: KEEP_COMPLETED,
+      removeOnFail: KEEP_FAILED,
+    },
+  };
+}
+
 /**
  * The adds of one gathering as BullMQ jobs: the record events of each project that has two or more
  * become one batch job; everything else stays a job of its own (see BullmqAutomationQueue). Each
- * job comes with the adds it carries.
+ * job comes with the runs it carries.
  */
-function groupIntoBatches(jobs: readonly JobToAdd[]): Array<{ job: { name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }; members: JobToAdd[] }> {
-  const groups: Array<{ job: { name: string; data: SingleJobData | AutomationBatch; opts: JobsOptions }; members: JobToAdd[] }> = [];
-  const byProject = new Map<string, { members: JobToAdd[]; ids: Set<string> }>();
-  for (const job of jobs) {
-    if (job.data.triggerType !== "record" || job.data.redelivered || job.data.attemptsBefore) {
-      groups.push({ job, members: [job] });
+function groupIntoBatches(runs: readonly AutomationJob[]): Array<{ job: JobToAdd; members: AutomationJob[] }> {
+  const groups: Array<{ job: JobToAdd; members: AutomationJob[] }> = [];
+  const byProject = new Map<string, { members: AutomationJob[]; ids: Set<string> }>();
+  for (const run of runs) {
+    if (!isRecordEventRun(run) || run.redelivered || run.attemptsBefore) {
+      groups.push({ job: singleJob(run), members: [run] });
       continue;
     }
-    let group = byProject.get(job.data.projectId);
+    let group = byProject.get(run.projectId);
     if (!group) {
       group = { members: [], ids: new Set() };
-      byProject.set(job.data.projectId, group);
+      byProject.set(run.projectId, group);
     }
     // An event queued twice in one gathering is one run (a job's id would have done that).
-    if (group.ids.has(job.data.id)) continue;
-    group.ids.add(job.data.id);
-    group.members.push(job);
+    if (group.ids.has(run.id)) continue;
+    group.ids.add(run.id);
+    group.members.push(run);
   }
   for (const { members } of byProject.values()) {
     if (members.length === 1) {
-      groups.push({ job: members[0]!, members });
+      groups.push({ job: singleJob(members[0]!), members });
       continue;
     }
     groups.push({
       job: {
         name: BATCH_JOB_NAME,
-        data: { runs: members.map((member) => member.data) },
+        data: packBatch(members),
         opts: {
-          jobId: batchJobId(members.length, members[0]!.data.projectId),
+          jobId: batchJobId(members.length, members[0]!.projectId),
           attempts: BATCH_ATTEMPTS,
           backoff: { type: "fixed", delay: BATCH_BACKOFF_MS },
           // Its runs are known by the log, not by the batch's id: nothing to keep once it is done.
