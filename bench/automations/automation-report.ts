@@ -111,7 +111,7 @@ export interface WriteLoadSummary {
    * the write check and runs it full, so with ÷ without follows this more than anything else.
    */
   serverCpuMsPerWrite: number | null;
-  /** PostgreSQL's and Redis's CPU per write in the same round (they share the other core with the load). */
+  /** PostgreSQL's and Redis's CPU per write in the same round (they are not pinned: they run on either core). */
   databaseCpuMsPerWrite: number | null;
   redisCpuMsPerWrite: number | null;
   failures: number;
