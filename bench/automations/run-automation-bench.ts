@@ -140,6 +140,13 @@ async function waitForDrain(target: EventTarget, maxMs: number): Promise<boolean
 const DATABASE_COMMAND = "postgres";
 const REDIS_COMMAND = "redis-server";
 
+/** PostgreSQL's and Redis's CPU ticks from here on (every database and key prefix on them): call the answer to read them. */
+function startSharedServiceTicks(): () => { databaseTicks: number; redisTicks: number } {
+  const database = commandTicks(DATABASE_COMMAND);
+  const redis = commandTicks(REDIS_COMMAND);
+  return () => ({ databaseTicks: ticksBetween(database, commandTicks(DATABASE_COMMAND)), redisTicks: ticksBetween(redis, commandTicks(REDIS_COMMAND)) });
+}
+
 /**
  * Before a step: every target's queue drained and its processes idle, and PostgreSQL quiet too, so
  * that what the previous step left it to do (vacuum, checkpoints) is not measured in this one.
@@ -171,8 +178,7 @@ async function holdRate(target: EventTarget, rate: number, seconds: number, drai
   const samples: Array<[number, number, number, number]> = [];
   const progress = { inFlight: 0 };
   const ticksBefore = processTicks(target.processes());
-  const databaseTicksBefore = commandTicks(DATABASE_COMMAND);
-  const redisTicksBefore = commandTicks(REDIS_COMMAND);
+  const sharedServiceTicks = startSharedServiceTicks();
   const since = Date.now() - 1_000;
   let sampling = true;
   const loadStartedAt = Date.now();
@@ -193,8 +199,7 @@ async function holdRate(target: EventTarget, rate: number, seconds: number, drai
   const drained = await waitForDrain(target, drainMaxMs);
   await Promise.all(target.processes().map((managed) => waitForIdle(managed.pid, 10_000)));
   const ticksAfter = processTicks(target.processes());
-  const databaseTicks = ticksBetween(databaseTicksBefore, commandTicks(DATABASE_COMMAND));
-  const redisTicks = ticksBetween(redisTicksBefore, commandTicks(REDIS_COMMAND));
+  const { databaseTicks, redisTicks } = sharedServiceTicks();
   const { runs, copiesPerRecord } = await target.ledger.runsSince(since);
   return {
     load,
@@ -436,19 +441,19 @@ async function measureWriteThroughput(
         }
         for (const profiler of profiled ?? []) await profiler.start();
         const serverTicksBefore = cpuTicks(serverPid);
-        const databaseTicksBefore = commandTicks(DATABASE_COMMAND);
-        const redisTicksBefore = commandTicks(REDIS_COMMAND);
+        const sharedServiceTicks = startSharedServiceTicks();
         const machineBefore = machineCpuTicks();
         const written = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
         const machineBusy = machineBusyShare(machineBefore, machineCpuTicks());
         const serverTicksAfter = cpuTicks(serverPid);
         const serverTicks = serverTicksBefore === null || serverTicksAfter === null ? null : serverTicksAfter - serverTicksBefore;
         const writeCount = written.answeredAt.size;
+        const { databaseTicks, redisTicks } = sharedServiceTicks();
         load = {
           ...written,
           serverCpuMsPerWrite: cpuMsPer(serverTicks, writeCount),
-          databaseCpuMsPerWrite: cpuMsPer(ticksBetween(databaseTicksBefore, commandTicks(DATABASE_COMMAND)), writeCount),
-          redisCpuMsPerWrite: cpuMsPer(ticksBetween(redisTicksBefore, commandTicks(REDIS_COMMAND)), writeCount),
+          databaseCpuMsPerWrite: cpuMsPer(databaseTicks, writeCount),
+          redisCpuMsPerWrite: cpuMsPer(redisTicks, writeCount),
           machineBusy,
         };
       } finally {

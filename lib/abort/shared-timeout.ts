@@ -11,7 +11,7 @@ export interface SharedTimeout {
    * calling `onTimeout`. `mapError` turns work's own failure into the rejection (default: as it is).
    */
   race<T>(work: Promise<T>, options?: RaceOptions): Promise<T>;
-  /** Operations still waiting (for tests and health). */
+  /** Operations still waiting (tests read it to see that settled ones are let go). */
   readonly waiting: number;
 }
 

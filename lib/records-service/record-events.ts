@@ -44,13 +44,8 @@ function reportHandlerFailure(event: RecordChangeEvent, error: unknown): void {
  * never rejects. Not an async function, as it is on the path of every records API write.
  */
 export function emitRecordChange(event: RecordChangeEvent, plan?: RecordEventPlan | null): Promise<void> {
-  let queued: Promise<void>;
-  try {
-    queued = queueRecordTriggers(event, plan);
-  } catch (error) {
-    log.error("record automations could not be queued", { projectId: event.projectId, schema: event.schema, type: event.type, recordId: event.record.id, error });
-    queued = Promise.resolve();
-  }
+  // Never throws or rejects: what cannot be queued is logged there and kept for the drain.
+  const queued = queueRecordTriggers(event, plan);
   if (handlers.size === 0) return queued;
   return queued.then(() => deliverRecordChange(event));
 }

@@ -102,13 +102,10 @@ function warnThrottled(message: string, error: Error): void {
   log.warn(message, { error: error.message });
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      onTimeout?.();
-      reject(new AppError("unavailable", "the automation queue did not answer"));
-    }, ms);
+    timer = setTimeout(() => reject(new AppError("unavailable", "the automation queue did not answer")), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
@@ -163,9 +160,8 @@ export class BullmqAutomationQueue implements AutomationQueue {
     // job of a batch is its own add (not addBulk, whose MULTI builds a pipeline object); record events
     // of one project go as one batch job (groupIntoBatches).
     this.adds = createWriteBatcher<AutomationJob>({
-      runAlone: async (job) => {
-        const single = singleJob(job);
-        await this.queue.add(single.name, single.data, single.opts);
+      runAlone: async (run) => {
+        await this.addSingle(run);
       },
       runBatch: async (jobs) => {
         this.corkUntilTurnEnds();
@@ -180,12 +176,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
           if (!(outcome.reason instanceof ReplyError)) throw outcome.reason;
           refused.push(...groups[index]!.members);
         }
-        await Promise.all(
-          refused.map((run) => {
-            const single = singleJob(run);
-            return this.queue.add(single.name, single.data, single.opts);
-          }),
-        );
+        await Promise.all(refused.map((run) => this.addSingle(run)));
       },
       failsEveryItem: () => true,
       maxInFlight: 1,
@@ -204,6 +195,12 @@ export class BullmqAutomationQueue implements AutomationQueue {
     const socket = this.producer.stream;
     socket.cork();
     setImmediate(() => socket.uncork());
+  }
+
+  /** A run as a job of its own (singleJob). */
+  private addSingle(run: AutomationJob): Promise<unknown> {
+    const single = singleJob(run);
+    return this.queue.add(single.name, single.data, single.opts);
   }
 
   private get bullPrefix(): string {
@@ -478,8 +475,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
       const { failedRun: _failure, ...run } = job.data as SingleJobData;
       return run;
     } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError("unavailable", "the automation queue is unavailable", { cause: error });
+      throw asUnavailable(error);
     }
   }
 
