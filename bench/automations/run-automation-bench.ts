@@ -392,6 +392,8 @@ type MeasuredWrites = WriteLoadResult & {
   databaseCpuMsPerWrite: number | null;
   redisCpuMsPerWrite: number | null;
   machineBusy: number | null;
+  /** Every process's CPU per write (the load generator's too): on two shared cores, what the write rate follows. */
+  machineCpuMsPerWrite: number | null;
 };
 
 /** Milliseconds of CPU per item from clock ticks; null when either is unknown. */
@@ -444,7 +446,8 @@ async function measureWriteThroughput(
         const sharedServiceTicks = startSharedServiceTicks();
         const machineBefore = machineCpuTicks();
         const written = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
-        const machineBusy = machineBusyShare(machineBefore, machineCpuTicks());
+        const machineAfter = machineCpuTicks();
+        const machineBusy = machineBusyShare(machineBefore, machineAfter);
         const serverTicksAfter = cpuTicks(serverPid);
         const serverTicks = serverTicksBefore === null || serverTicksAfter === null ? null : serverTicksAfter - serverTicksBefore;
         const writeCount = written.answeredAt.size;
@@ -455,6 +458,7 @@ async function measureWriteThroughput(
           databaseCpuMsPerWrite: cpuMsPer(databaseTicks, writeCount),
           redisCpuMsPerWrite: cpuMsPer(redisTicks, writeCount),
           machineBusy,
+          machineCpuMsPerWrite: machineBefore && machineAfter ? cpuMsPer(machineAfter.busy - machineBefore.busy, writeCount) : null,
         };
       } finally {
         if (mode === "with") signalWorkers(app, "SIGCONT");
@@ -469,7 +473,7 @@ async function measureWriteThroughput(
       rounds[mode].push(load);
       log(
         `records API writes ${labels[mode]}${options.rounds > 1 ? ` (round ${round})` : ""}: ${load.writesPerSecond.toFixed(0)} writes/s, ` +
-          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms, CPU ms/write: server ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${load.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${load.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, machine ${load.machineBusy === null ? "?" : Math.round(load.machineBusy * 100)} % busy${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
+          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms, CPU ms/write: server ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${load.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${load.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, machine ${load.machineCpuMsPerWrite?.toFixed(3) ?? "?"} (${load.machineBusy === null ? "?" : Math.round(load.machineBusy * 100)} % busy)${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
           (mode === "without" ? "" : ` (its runs drained ${((Date.now() - drainStarted) / 1000).toFixed(1)} s after the load)`),
       );
     }
@@ -485,6 +489,7 @@ async function measureWriteThroughput(
       serverCpuMsPerWrite: chosen.serverCpuMsPerWrite,
       databaseCpuMsPerWrite: chosen.databaseCpuMsPerWrite,
       redisCpuMsPerWrite: chosen.redisCpuMsPerWrite,
+      machineCpuMsPerWrite: chosen.machineCpuMsPerWrite,
       failures: loads.reduce((sum, load) => sum + load.failures, 0),
       rounds: rates.map(Math.round),
     };
