@@ -106,15 +106,16 @@ export interface WriteLoadSummary {
   writesPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** The server's CPU per write answered, in the round chosen (the server is pinned to a core of its own). */
+  /** The server's CPU per write answered, in the round chosen (the server is pinned to one core; PostgreSQL and Redis are not). */
   serverCpuMsPerWrite: number | null;
   /** PostgreSQL's and Redis's CPU per write in the same round (they are not pinned: they run on either core). */
   databaseCpuMsPerWrite: number | null;
   redisCpuMsPerWrite: number | null;
   /**
-   * Every process's CPU per write in the same round, the load generator's included. PostgreSQL and
-   * Redis share the server's two cores, which run 80–90 % busy in this closed loop, so with ÷ without
-   * follows the ratio of these (without ÷ with) more closely than the server's own (2026-12-06).
+   * Every process's CPU per write in the same round, the load generator's included. The server,
+   * PostgreSQL, Redis and the load share the machine's two cores, which run 80–90 % busy in both modes
+   * of this closed loop, so with ÷ without follows the ratio of these (without ÷ with) more closely
+   * than the server's own (bench/README.md, 2026-12-06 (AMD)).
    */
   machineCpuMsPerWrite: number | null;
   failures: number;
