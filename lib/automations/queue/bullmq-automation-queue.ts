@@ -102,14 +102,6 @@ function warnThrottled(message: string, error: Error): void {
   log.warn(message, { error: error.message });
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError("unavailable", "the automation queue did not answer")), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * The automation queue on Redis, with BullMQ: jobs survive restarts, every instance (and
  * `npm run worker`) works the same queue, a job's id is its idempotency key, retries follow the
@@ -140,6 +132,8 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private readonly controllers = new Set<LightAbortController>();
   private readonly adds: WriteBatcher<AutomationJob>;
   private readonly addTimeout: SharedTimeout;
+  /** For the dashboard's reads (a failed job, the counts): they wait less than an add may. */
+  private readonly readTimeout = createSharedTimeout(2_000, () => new AppError("unavailable", "the automation queue did not answer"));
   /** The last answer of waitingJobIds(), shared by the jobs that ask within SLOT_WAIT_MS ÷ 2. */
   private waitingCheck: { at: number; ids: Promise<readonly string[] | null> } | null = null;
   /** Automation id → project id, of the runs this worker has worked (othersWaiting). */
@@ -470,8 +464,8 @@ export class BullmqAutomationQueue implements AutomationQueue {
 
   async failedJob(jobId: string): Promise<AutomationJob | null> {
     try {
-      const job = await withTimeout(this.queue.getJob(jobId), 2_000);
-      if (!job || job.name === BATCH_JOB_NAME || !(await withTimeout(job.isFailed(), 2_000))) return null;
+      const job = await this.readTimeout.race(this.queue.getJob(jobId));
+      if (!job || job.name === BATCH_JOB_NAME || !(await this.readTimeout.race(job.isFailed()))) return null;
       const { failedRun: _failure, ...run } = job.data as SingleJobData;
       return run;
     } catch (error) {
@@ -481,7 +475,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
 
   async counts(): Promise<{ waiting: number | null; active: number | null; delayed: number | null; failed: number | null }> {
     try {
-      const counts = await withTimeout(this.queue.getJobCounts("waiting", "active", "delayed", "failed"), 2_000);
+      const counts = await this.readTimeout.race(this.queue.getJobCounts("waiting", "active", "delayed", "failed"));
       return { waiting: counts.waiting ?? 0, active: counts.active ?? 0, delayed: counts.delayed ?? 0, failed: counts.failed ?? 0 };
     } catch {
       return { waiting: null, active: null, delayed: null, failed: null };

@@ -12,7 +12,7 @@ import { queryObject, readInvocationBody, readInvocationJson } from "./read-invo
 import { rejectInvalidInput } from "./reject-invalid-input";
 import { answerForRun } from "./answer-for-run";
 import { isReservedResponseHeader } from "../endpoint-definition";
-import { readCachedResponse, responseCacheKey, singleFlight, storeCachedResponse, type CachedResponse } from "./response-cache";
+import { readCachedResponse, responseCacheKey, produceOnMiss, storeCachedResponse, type CachedResponse } from "./response-cache";
 import { countEndpointCall } from "@/lib/endpoint-analytics/count-endpoint-call";
 
 /**
@@ -193,14 +193,18 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
       countEndpointCall({ ...called, status: cached.status, cacheHit: true, startedAt });
       return answer;
     }
-    const { leader, result } = singleFlight(key, async () => {
-      const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
-      if (outcome.cacheable) {
-        const { status, contentType, headers, body } = outcome;
-        await storeCachedResponse(key, { status, contentType, headers, body }, definition.cacheSeconds);
-      }
-      return outcome;
-    });
+    const { leader, result } = produceOnMiss<Outcome>(
+      key,
+      async () => {
+        const outcome = await execute(request, url, runtime, endpoint, caller.user, hooks);
+        if (outcome.cacheable) {
+          const { status, contentType, headers, body } = outcome;
+          await storeCachedResponse(key, { status, contentType, headers, body }, definition.cacheSeconds);
+        }
+        return outcome;
+      },
+      (stored) => ({ ...stored, executionId: null, cacheable: true }),
+    );
     const outcome = await result;
     const executionHeader: Record<string, string> = leader && outcome.executionId ? { "x-execution-id": outcome.executionId } : {};
     const answer = toResponse(Answer, outcome, { ...common, ...executionHeader, "cache-control": outcome.cacheable ? cacheControl : "no-store", "x-cache": "miss" });

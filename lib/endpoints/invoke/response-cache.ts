@@ -40,13 +40,16 @@ export async function storeCachedResponse(key: string, response: CachedResponse,
 const inFlight = new Map<string, Promise<unknown>>();
 
 /**
- * Concurrent misses on one key run the work once per instance: followers wait for the leader's
- * result. (Across instances each may run once; the store then holds one answer.)
+ * Produces the answer for a key whose lookup missed, once per instance however many callers missed
+ * at once: followers wait for the leader's result. The leader looks in the cache again first,
+ * because a caller whose lookup missed just before another flight stored its entry can get here
+ * after that flight has ended; it then reuses the entry instead of running the work a second time.
+ * (Across instances each may run once; the store then holds one answer.)
  */
-export function singleFlight<T>(key: string, work: () => Promise<T>): { leader: boolean; result: Promise<T> } {
+export function produceOnMiss<T>(key: string, produce: () => Promise<T>, reuse: (stored: CachedResponse) => T): { leader: boolean; result: Promise<T> } {
   const existing = inFlight.get(key) as Promise<T> | undefined;
   if (existing) return { leader: false, result: existing };
-  const result = work();
+  const result = readCachedResponse(key).then((stored) => (stored ? reuse(stored) : produce()));
   inFlight.set(key, result);
   void result.finally(() => inFlight.delete(key)).catch(() => undefined);
   return { leader: true, result };
