@@ -37,8 +37,12 @@ export interface RateStep {
   /** The queue alone (BullMQ waiting + active + delayed). */
   backlogAtEnd: number;
   backlogMax: number;
-  /** Most writes sent and not yet answered at once. */
+  /** When the queue peaked, in seconds since the step's load started (null when it stayed empty). */
+  backlogMaxAtSeconds: number | null;
+  /** Most writes sent and not yet answered at once… */
   inFlightMax: number;
+  /** …and when, in seconds since the step's load started (null when none waited): where a slow spell fell. */
+  inFlightMaxAtSeconds: number | null;
   /** Most jobs the app had put back for a moment at once because the project's run slots were full. */
   slotDelayedMax: number;
   flat: boolean;

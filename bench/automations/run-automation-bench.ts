@@ -257,6 +257,11 @@ function summarizeStep(rate: number, seconds: number, outcome: StepOutcome): Rat
   // write path that falls behind shows as a growing backlog too.
   const steady = samples.filter(([at]) => at * 1000 >= windowStart - load.startedAt).map(([at, backlog, , inFlight]) => [at, backlog + inFlight] as [number, number]);
   const backlogSlopePerSecond = slope(steady);
+  // The first sample holding the most of column `column` (none when it stayed 0): when in the step the queue or the writes in flight peaked.
+  const peakOf = (column: 1 | 3) => samples.reduce<(typeof samples)[number] | null>((peak, sample) => (sample[column] > (peak?.[column] ?? 0) ? sample : peak), null);
+  const atSeconds = (sample: (typeof samples)[number] | null) => (sample ? Math.round(sample[0] * 10) / 10 : null);
+  const peakBacklog = peakOf(1);
+  const peakInFlight = peakOf(3);
   const growth = backlogSlopePerSecond * windowSeconds;
   const offeredInWindow = rate * windowSeconds;
   const answeredEnough = load.writesPerSecond >= rate * MIN_ANSWERED_SHARE && load.skipped === 0;
@@ -267,8 +272,10 @@ function summarizeStep(rate: number, seconds: number, outcome: StepOutcome): Rat
     eventsPerSecond: windowSeconds > 0 ? endedInWindow / windowSeconds : Number.NaN,
     backlogSlopePerSecond,
     backlogAtEnd: samples[samples.length - 1]?.[1] ?? 0,
-    backlogMax: Math.max(0, ...samples.map(([, backlog]) => backlog)),
-    inFlightMax: Math.max(0, ...samples.map(([, , , inFlight]) => inFlight)),
+    backlogMax: peakBacklog?.[1] ?? 0,
+    backlogMaxAtSeconds: atSeconds(peakBacklog),
+    inFlightMax: peakInFlight?.[3] ?? 0,
+    inFlightMaxAtSeconds: atSeconds(peakInFlight),
     slotDelayedMax: Math.max(0, ...samples.map(([, , delayed]) => delayed)),
     flat: answeredEnough && outcome.drained && growth <= Math.max(FLAT_GROWTH_SHARE * offeredInWindow, FLAT_GROWTH_FLOOR),
     delayMs: sortedDelays(delays),
@@ -296,7 +303,7 @@ function summarizeStep(rate: number, seconds: number, outcome: StepOutcome): Rat
 function describeStep(target: EventTarget, step: RateStep): string {
   return (
     `${target.name} @ ${step.offeredRate}/s: ${step.writesPerSecond.toFixed(0)} writes/s, ${step.eventsPerSecond.toFixed(0)} events/s, ` +
-    `backlog ${step.backlogSlopePerSecond >= 0 ? "+" : ""}${step.backlogSlopePerSecond.toFixed(1)}/s (queue max ${step.backlogMax}, slot-delayed max ${step.slotDelayedMax}, writes in flight max ${step.inFlightMax}) → ${step.flat ? "flat" : "NOT flat"}; ` +
+    `backlog ${step.backlogSlopePerSecond >= 0 ? "+" : ""}${step.backlogSlopePerSecond.toFixed(1)}/s (queue max ${step.backlogMax}${step.backlogMaxAtSeconds === null ? "" : ` at ${step.backlogMaxAtSeconds.toFixed(1)} s`}, slot-delayed max ${step.slotDelayedMax}, writes in flight max ${step.inFlightMax}${step.inFlightMaxAtSeconds === null ? "" : ` at ${step.inFlightMaxAtSeconds.toFixed(1)} s`}) → ${step.flat ? "flat" : "NOT flat"}; ` +
     `delay p50 ${step.delayMs.p50.toFixed(1)} / p95 ${step.delayMs.p95.toFixed(1)} / p99 ${step.delayMs.p99.toFixed(1)} ms; ` +
     `CPU ${step.cpuMsPerEvent === null ? "?" : step.cpuMsPerEvent.toFixed(3)} ms/event (server ${step.cpuMsPerEventServer?.toFixed(3) ?? "?"} + worker ${step.cpuMsPerEventWorker?.toFixed(3) ?? "–"}; ` +
     `PostgreSQL ${step.cpuMsPerEventDatabase?.toFixed(3) ?? "?"}, Redis ${step.cpuMsPerEventRedis?.toFixed(3) ?? "?"}), machine ${step.machineBusy === null ? "?" : (step.machineBusy * 100).toFixed(0)} % busy; ` +
