@@ -102,6 +102,10 @@ function warnThrottled(message: string, error: Error): void {
   log.warn(message, { error: error.message });
 }
 
+function queueDidNotAnswer(): AppError {
+  return new AppError("unavailable", "the automation queue did not answer");
+}
+
 /**
  * The automation queue on Redis, with BullMQ: jobs survive restarts, every instance (and
  * `npm run worker`) works the same queue, a job's id is its idempotency key, retries follow the
@@ -133,7 +137,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
   private readonly adds: WriteBatcher<AutomationJob>;
   private readonly addTimeout: SharedTimeout;
   /** For the dashboard's reads (a failed job, the counts): they wait less than an add may. */
-  private readonly readTimeout = createSharedTimeout(2_000, () => new AppError("unavailable", "the automation queue did not answer"));
+  private readonly readTimeout = createSharedTimeout(2_000, queueDidNotAnswer);
   /** The last answer of waitingJobIds(), shared by the jobs that ask within SLOT_WAIT_MS ÷ 2. */
   private waitingCheck: { at: number; ids: Promise<readonly string[] | null> } | null = null;
   /** Automation id → project id, of the runs this worker has worked (othersWaiting). */
@@ -176,7 +180,7 @@ export class BullmqAutomationQueue implements AutomationQueue {
       maxInFlight: 1,
       gather: "event-loop-turn",
     });
-    this.addTimeout = createSharedTimeout(options.addTimeoutMs ?? 3_000, () => new AppError("unavailable", "the automation queue did not answer"));
+    this.addTimeout = createSharedTimeout(options.addTimeoutMs ?? 3_000, queueDidNotAnswer);
   }
 
   /**
