@@ -1,5 +1,6 @@
 import { describe, expect } from "vitest";
 import { authenticateApiKey } from "@/lib/auth/api-keys/authenticate-api-key";
+import { settleAfterResponseWork } from "@/lib/http/after-response";
 import { projectApi } from "@/test/support/project-api";
 import { routeTest as it } from "@/test/support/route-test";
 
@@ -38,6 +39,8 @@ describe("API keys (dashboard session)", () => {
     const after = await withKey.call("GET", "");
     expect(after.status).toBe(401);
 
+    // Uses are recorded in the background, a second's worth per statement; settling writes them at once.
+    await settleAfterResponseWork();
     const relisted = (await (await ownerApi.manage("/api-keys")).json()) as { data: Array<{ id: string; revokedAt: string | null; lastUsedAt: string | null }> };
     const revokedRow = relisted.data.find((entry) => entry.id === key.id);
     expect(revokedRow?.revokedAt).not.toBeNull();

@@ -4,6 +4,7 @@ import { getPlatformDb } from "@/lib/platform-db/client";
 import { apiKeys } from "@/lib/platform-db/schema";
 import { isPermission, type Permission } from "@/lib/auth/permissions";
 import { hashApiKey, isWellFormedApiKey } from "./api-key-format";
+import { recordApiKeyUse } from "./record-api-key-use";
 
 export interface AuthenticatedApiKey {
   id: string;
@@ -11,31 +12,12 @@ export interface AuthenticatedApiKey {
   permissions: Permission[];
 }
 
-const LAST_USED_PRECISION_MS = 60_000;
-const lastUsedWrites = new Map<string, number>();
-
-/** Records use at most once a minute per key and process, off the request's critical path. */
-function touchLastUsed(keyId: string): void {
-  const now = Date.now();
-  if ((lastUsedWrites.get(keyId) ?? 0) > now - LAST_USED_PRECISION_MS) return;
-  lastUsedWrites.set(keyId, now);
-  if (lastUsedWrites.size > 10_000) lastUsedWrites.clear();
-  void getPlatformDb()
-    .then((db) =>
-      db
-        .update(apiKeys)
-        .set({ lastUsedAt: new Date(now) })
-        .where(eq(apiKeys.id, keyId)),
-    )
-    .catch(() => lastUsedWrites.delete(keyId));
-}
-
 export function toAuthenticatedApiKey(row: { id: string; projectId: string; permissions: string[] }): AuthenticatedApiKey {
   return { id: row.id, projectId: row.projectId, permissions: row.permissions.filter(isPermission) };
 }
 
 function usedKey(key: AuthenticatedApiKey): AuthenticatedApiKey {
-  touchLastUsed(key.id);
+  recordApiKeyUse(key.id);
   return key;
 }
 
