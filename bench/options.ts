@@ -51,6 +51,8 @@ export interface BenchOptions {
   maxWriteRate: number;
   /** Automations: records API throughput with and without the automation. */
   writeCheck: boolean;
+  /** Automations: before the ladders, each --rates rate held with the automation disabled (the records API's own CPU per write at that rate). */
+  writesAlone: boolean;
   /** Automations: kill -9 the worker under load. */
   killCheck: boolean;
   killSeconds: number;
@@ -125,6 +127,8 @@ BullMQ reference (bench/reference/automation-reference.ts); results in bench/res
   --max-write-rate R  highest writes/s expected; sizes the write-key pool (600 calls/min per key) (default 3000)
   --no-write-check    skip the records API throughput with vs without the automation
                       (uses --connections, --warmup, --duration, --rounds)
+  --writes-alone      before the ladders, hold each --rates rate with the automation disabled: the
+                      records API's own CPU per write at that rate, beside the ladder's with it
   --no-kill           skip the kill -9 of the worker
   --kill-seconds S    length of the kill check (default 20; the kill comes at 40 %, once a run is in progress)
   --kill-rate R       offered rate of the kill check (default: 80 % of the app's sustained rate)
@@ -180,6 +184,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       serve: { type: "boolean", default: false },
       "db-prefix": { type: "string" },
       automations: { type: "boolean", default: false },
+      "writes-alone": { type: "boolean", default: false },
       quick: { type: "boolean", default: false },
       "step-seconds": { type: "string" },
       rates: { type: "string" },
@@ -207,6 +212,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
   if (values.help) return null;
 
   const records = values.records === undefined ? null : positiveNumber("records", values.records, 0, true);
+  if (values["writes-alone"] && !values.rates) throw new Error("--writes-alone holds the rates of --rates: give them");
   if (records !== null && values.automations) throw new Error("--records and --automations are separate benchmarks: choose one");
   if (records !== null && records < 100) throw new Error("--records must be at least 100 (the selective filter matches 100 records)");
   // The records benchmark adds scenarios 5-9 (bench/records/records-scenarios.ts).
@@ -269,6 +275,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     refineSteps: values.refine === "0" ? 0 : positiveNumber("refine", values.refine, quick ? 0 : 3, true),
     maxWriteRate: positiveNumber("max-write-rate", values["max-write-rate"], 3_000, true),
     writeCheck: !values["no-write-check"],
+    writesAlone: values["writes-alone"],
     killCheck: !values["no-kill"],
     killSeconds: positiveNumber("kill-seconds", values["kill-seconds"], quick ? 8 : 20),
     killRate: values["kill-rate"] === undefined ? null : positiveNumber("kill-rate", values["kill-rate"], 0, true),

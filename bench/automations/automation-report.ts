@@ -126,6 +126,12 @@ export interface WriteLoadSummary {
   rounds: number[];
 }
 
+/** --writes-alone: one offered rate held open loop with the automation disabled. */
+export type WritesAlone = Pick<WriteLoadSummary, "writesPerSecond" | "p50Ms" | "p99Ms" | "serverCpuMsPerWrite" | "databaseCpuMsPerWrite" | "redisCpuMsPerWrite" | "failures"> & {
+  offeredRate: number;
+  machineBusy: number | null;
+};
+
 export interface WriteThroughput {
   connections: number;
   seconds: number;
@@ -190,6 +196,8 @@ export interface AutomationBenchReport {
   /** The round of `app` and `reference`, the one with the median ratio. */
   judgedLadderRound: number;
   writes: WriteThroughput | null;
+  /** --writes-alone: the records API alone at each --rates rate; null when not measured. */
+  writesAlone?: WritesAlone[] | null;
   kill: KillCheck | null;
   targets: {
     sustainedRatio: { value: number | null; min: number; met: boolean };

@@ -40,13 +40,14 @@ import {
   type KillCheck,
   type RateStep,
   type TargetLadder,
+  type WritesAlone,
   type WriteThroughput,
 } from "./automation-report";
 import { ladderRound, medianLadderRound, targetRateOf, type LadderRound } from "./ladder-rounds";
 import { REFERENCE_QUEUE } from "./names";
 import { appLedger, referenceLedger, type LoggedRun, type RunLedger } from "./run-ledger";
 import { eventBody, setupAutomationProject, type AutomationBenchProject } from "./setup-automation-project";
-import { percentile, runWriteLoad, type WriteLoadResult } from "./write-load";
+import { percentile, runWriteLoad, type WriteLoadOptions, type WriteLoadResult } from "./write-load";
 import { formatWriteOverhead, type ProfiledWrites } from "./write-overhead";
 
 const CLOCK_TICKS_PER_SECOND = 100;
@@ -403,6 +404,72 @@ type MeasuredWrites = WriteLoadResult & {
   machineCpuMsPerWrite: number | null;
 };
 
+/** A write load, with the CPU the server, PostgreSQL and Redis spent per write answered meanwhile. */
+async function measureWrites(serverPid: number, load: WriteLoadOptions): Promise<MeasuredWrites> {
+  const serverTicksBefore = cpuTicks(serverPid);
+  const sharedServiceTicks = startSharedServiceTicks();
+  const machineBefore = machineCpuTicks();
+  const written = await runWriteLoad(load);
+  const machineAfter = machineCpuTicks();
+  const serverTicksAfter = cpuTicks(serverPid);
+  const serverTicks = serverTicksBefore === null || serverTicksAfter === null ? null : serverTicksAfter - serverTicksBefore;
+  const writeCount = written.answeredAt.size;
+  const { databaseTicks, redisTicks } = sharedServiceTicks();
+  return {
+    ...written,
+    serverCpuMsPerWrite: cpuMsPer(serverTicks, writeCount),
+    databaseCpuMsPerWrite: cpuMsPer(databaseTicks, writeCount),
+    redisCpuMsPerWrite: cpuMsPer(redisTicks, writeCount),
+    machineBusy: machineBusyShare(machineBefore, machineAfter),
+    machineCpuMsPerWrite: machineBefore && machineAfter ? cpuMsPer(machineAfter.busy - machineBefore.busy, writeCount) : null,
+  };
+}
+
+/**
+ * --writes-alone: each --rates rate held open loop with the automation disabled, so the server's
+ * CPU per write at a ladder's rate splits into the records API's own and what the automation adds
+ * (the ladder's step at the same rate). Closed-loop figures do not tell it: at peak, writes share
+ * wake-ups, statements and round trips that at a moderate rate each pays alone.
+ */
+async function measureWritesAlone(context: AutomationBenchContext, app: EventTarget, project: AutomationBenchProject): Promise<WritesAlone[]> {
+  const { options, log } = context;
+  const measured: WritesAlone[] = [];
+  await project.setAutomationEnabled(false);
+  try {
+    for (const rate of options.rates ?? []) {
+      await settle([app]);
+      const load = await measureWrites(app.processes()[0]!.pid, {
+        baseUrl: app.baseUrl,
+        path: app.path,
+        rate,
+        durationSeconds: options.stepSeconds,
+        headers: app.headers,
+        body: eventBody,
+      });
+      const alone: WritesAlone = {
+        offeredRate: rate,
+        writesPerSecond: load.writesPerSecond,
+        p50Ms: load.latencyMs.p50,
+        p99Ms: load.latencyMs.p99,
+        serverCpuMsPerWrite: load.serverCpuMsPerWrite,
+        databaseCpuMsPerWrite: load.databaseCpuMsPerWrite,
+        redisCpuMsPerWrite: load.redisCpuMsPerWrite,
+        machineBusy: load.machineBusy,
+        failures: load.failures,
+      };
+      measured.push(alone);
+      log(
+        `records API writes alone (automation disabled) @ ${rate}/s: ${alone.writesPerSecond.toFixed(0)} writes/s, p50 ${alone.p50Ms.toFixed(1)} ms, p99 ${alone.p99Ms.toFixed(1)} ms, ` +
+          `CPU ms/write: server ${alone.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${alone.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${alone.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, ` +
+          `machine ${alone.machineBusy === null ? "?" : Math.round(alone.machineBusy * 100)} % busy${alone.failures > 0 ? `, ${alone.failures} failed ${JSON.stringify(load.statuses)}` : ""}`,
+      );
+    }
+  } finally {
+    await project.setAutomationEnabled(true);
+  }
+  return measured;
+}
+
 /** Milliseconds of CPU per item from clock ticks; null when either is unknown. */
 function cpuMsPer(ticks: number | null | undefined, count: number): number | null {
   return ticks !== null && ticks !== undefined && count > 0 ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND / count : null;
@@ -449,24 +516,7 @@ async function measureWriteThroughput(
           if (mode !== "with") await settle([app]);
         }
         for (const profiler of profiled ?? []) await profiler.start();
-        const serverTicksBefore = cpuTicks(serverPid);
-        const sharedServiceTicks = startSharedServiceTicks();
-        const machineBefore = machineCpuTicks();
-        const written = await runWriteLoad({ ...closedLoop, durationSeconds: options.durationSeconds });
-        const machineAfter = machineCpuTicks();
-        const machineBusy = machineBusyShare(machineBefore, machineAfter);
-        const serverTicksAfter = cpuTicks(serverPid);
-        const serverTicks = serverTicksBefore === null || serverTicksAfter === null ? null : serverTicksAfter - serverTicksBefore;
-        const writeCount = written.answeredAt.size;
-        const { databaseTicks, redisTicks } = sharedServiceTicks();
-        load = {
-          ...written,
-          serverCpuMsPerWrite: cpuMsPer(serverTicks, writeCount),
-          databaseCpuMsPerWrite: cpuMsPer(databaseTicks, writeCount),
-          redisCpuMsPerWrite: cpuMsPer(redisTicks, writeCount),
-          machineBusy,
-          machineCpuMsPerWrite: machineBefore && machineAfter ? cpuMsPer(machineAfter.busy - machineBefore.busy, writeCount) : null,
-        };
+        load = await measureWrites(serverPid, { ...closedLoop, durationSeconds: options.durationSeconds });
       } finally {
         if (mode === "with") signalWorkers(app, "SIGCONT");
       }
@@ -772,6 +822,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
 
   const profilers = options.cpuProfile ? await connectProfilers(context, appTarget.processes()) : null;
   const writes = options.writeCheck ? await measureWriteThroughput(context, appTarget, project, profilers) : null;
+  const writesAlone = options.writesAlone ? await measureWritesAlone(context, appTarget, project) : null;
   await project.setAutomationEnabled(true);
 
   // The two ladders of a round run one after the other, the first in turn, so that a machine whose speed
@@ -851,6 +902,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     ladderRounds: rounds.map(({ app: _app, reference: _reference, appAtTargetRate: _atTargetRate, ...round }) => round),
     judgedLadderRound: reported.round,
     writes,
+    writesAlone,
     kill,
     targets: {
       sustainedRatio: { value: sustainedRatio, min: AUTOMATION_TARGETS.minSustainedRatio, met: sustainedRatio !== null && sustainedRatio >= AUTOMATION_TARGETS.minSustainedRatio },
