@@ -129,6 +129,8 @@ export interface WriteLoadSummary {
 /** --writes-alone: one offered rate held open loop with the automation disabled. */
 export type WritesAlone = Pick<WriteLoadSummary, "writesPerSecond" | "p50Ms" | "p99Ms" | "serverCpuMsPerWrite" | "databaseCpuMsPerWrite" | "redisCpuMsPerWrite" | "failures"> & {
   offeredRate: number;
+  /** The slowest answer: a stall of the write path (a reload that calls wait for) shows here first. */
+  maxMs: number;
   machineBusy: number | null;
 };
 

@@ -451,6 +451,7 @@ async function measureWritesAlone(context: AutomationBenchContext, app: EventTar
         writesPerSecond: load.writesPerSecond,
         p50Ms: load.latencyMs.p50,
         p99Ms: load.latencyMs.p99,
+        maxMs: load.latencyMs.max,
         serverCpuMsPerWrite: load.serverCpuMsPerWrite,
         databaseCpuMsPerWrite: load.databaseCpuMsPerWrite,
         redisCpuMsPerWrite: load.redisCpuMsPerWrite,
@@ -459,7 +460,7 @@ async function measureWritesAlone(context: AutomationBenchContext, app: EventTar
       };
       measured.push(alone);
       log(
-        `records API writes alone (automation disabled) @ ${rate}/s: ${alone.writesPerSecond.toFixed(0)} writes/s, p50 ${alone.p50Ms.toFixed(1)} ms, p99 ${alone.p99Ms.toFixed(1)} ms, ` +
+        `records API writes alone (automation disabled) @ ${rate}/s: ${alone.writesPerSecond.toFixed(0)} writes/s, p50 ${alone.p50Ms.toFixed(1)} ms, p99 ${alone.p99Ms.toFixed(1)} ms, max ${alone.maxMs.toFixed(1)} ms, ` +
           `CPU ms/write: server ${alone.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${alone.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${alone.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, ` +
           `machine ${alone.machineBusy === null ? "?" : Math.round(alone.machineBusy * 100)} % busy${alone.failures > 0 ? `, ${alone.failures} failed ${JSON.stringify(load.statuses)}` : ""}`,
       );

@@ -43,7 +43,7 @@ export interface WriteLoadResult {
   /** Record id → epoch ms its 201 answer was complete. */
   answeredAt: Map<string, number>;
   /** Answer latency in ms of the 201s. */
-  latencyMs: { p50: number; p95: number; p99: number };
+  latencyMs: { p50: number; p95: number; p99: number; max: number };
 }
 
 export function percentile(sorted: ArrayLike<number>, share: number): number {
@@ -179,6 +179,6 @@ export async function runWriteLoad(options: WriteLoadOptions): Promise<WriteLoad
     failures,
     writesPerSecond: answeredAt.size / durationSeconds,
     answeredAt,
-    latencyMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99) },
+    latencyMs: { p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), p99: percentile(latencies, 0.99), max: percentile(latencies, 1) },
   };
 }

@@ -16,31 +16,40 @@ const GATHER_MS = 1_000;
 const MAX_IDS_PER_UPDATE = 1_000;
 const MAX_REMEMBERED_KEYS = 10_000;
 
-/** When this process last recorded each key's use (or gathered it to be recorded). */
-const recordedAt = new Map<string, number>();
-let gathered: { keyIds: Set<string>; timer: ReturnType<typeof setTimeout> } | null = null;
+interface KeyUses {
+  /** When this process last recorded each key's use (or gathered it to be recorded). */
+  recordedAt: Map<string, number>;
+  gathered: { keyIds: Set<string>; timer: ReturnType<typeof setTimeout> } | null;
+}
+
+/**
+ * On globalThis: `npm start` serves records API calls both through Next's bundles and its own, each
+ * with a copy of this module, and the flush registered for settling is one per label.
+ */
+const uses = ((globalThis as Record<symbol, KeyUses | undefined>)[Symbol.for("flowpoint.apiKeyUses")] ??= { recordedAt: new Map(), gathered: null });
 
 export function recordApiKeyUse(keyId: string): void {
   const now = Date.now();
-  if ((recordedAt.get(keyId) ?? 0) > now - PRECISION_MS) return;
-  if (recordedAt.size >= MAX_REMEMBERED_KEYS) recordedAt.clear();
-  recordedAt.set(keyId, now);
-  if (gathered) {
-    gathered.keyIds.add(keyId);
+  if ((uses.recordedAt.get(keyId) ?? 0) > now - PRECISION_MS) return;
+  if (uses.recordedAt.size >= MAX_REMEMBERED_KEYS) uses.recordedAt.clear();
+  uses.recordedAt.set(keyId, now);
+  if (uses.gathered) {
+    uses.gathered.keyIds.add(keyId);
     return;
   }
   const timer = setTimeout(() => void trackAfterResponse(writeGatheredUses(), "API key last-used update"), GATHER_MS);
   timer.unref?.();
-  gathered = { keyIds: new Set([keyId]), timer };
+  uses.gathered = { keyIds: new Set([keyId]), timer };
   flushWhenSettling("API key last-used update", writeGatheredUses);
 }
 
 /** Writes the gathered uses; a key whose UPDATE failed is tried again at its next use. */
 async function writeGatheredUses(): Promise<void> {
+  const { gathered } = uses;
   if (!gathered) return;
-  const keyIds = [...gathered.keyIds];
+  uses.gathered = null;
   clearTimeout(gathered.timer);
-  gathered = null;
+  const keyIds = [...gathered.keyIds];
   const usedAt = new Date();
   for (let start = 0; start < keyIds.length; start += MAX_IDS_PER_UPDATE) {
     const batch = keyIds.slice(start, start + MAX_IDS_PER_UPDATE);
@@ -48,7 +57,7 @@ async function writeGatheredUses(): Promise<void> {
       const db = await getPlatformDb();
       await db.update(apiKeys).set({ lastUsedAt: usedAt }).where(inArray(apiKeys.id, batch));
     } catch (error) {
-      for (const keyId of batch) recordedAt.delete(keyId);
+      for (const keyId of batch) uses.recordedAt.delete(keyId);
       log.warn("API key last-used times could not be recorded: the next use tries again", { keys: batch.length, error });
     }
   }
