@@ -89,6 +89,23 @@ async function signInAt(serverUrl: string, email: string, password: string, ip: 
   };
 }
 
+/**
+ * Waits for the next fixed window of a limit when less than `budgetMs` of the current one is left.
+ * The limiters' sliding window (Upstash's arithmetic on every backend) weighs the previous window's
+ * count down as soon as a new one starts, and a block marker lasts until its window ends: a test
+ * whose attempts straddled a boundary would see one attempt fewer counted than it made.
+ */
+async function startWithinOneWindow(windowSeconds: number, budgetMs: number): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const leftMs = windowMs - (Date.now() % windowMs);
+  if (leftMs < budgetMs) await new Promise((resolve) => setTimeout(resolve, leftMs + 50));
+}
+
+/** A series of scrypt-heavy attempts takes tens of seconds on a loaded machine. */
+const SIGN_IN_SERIES_BUDGET_MS = 60_000;
+/** A series of cheap attempts (validation failures, unknown tokens). */
+const CHEAP_SERIES_BUDGET_MS = 15_000;
+
 async function inBatches<T>(count: number, size: number, run: (index: number) => Promise<T>): Promise<T[]> {
   const results: T[] = [];
   for (let start = 0; start < count; start += size) {
@@ -153,7 +170,8 @@ describe("dashboard sign-in through next-auth's route", () => {
     async ({ signIn }) => {
       const user = await createTestUser("locked");
       await setTestUserPassword(user.id, PASSWORD);
-      const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
+      const { limit, windowSeconds } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
+      await startWithinOneWindow(windowSeconds, SIGN_IN_SERIES_BUDGET_MS);
       const failures = await inBatches(limit, 2, (i) => signIn(user.email, `wrong password ${i}`, randomIp()));
       expect(failures.map((answer) => answer.error)).toEqual(Array(limit).fill("CredentialsSignin"));
 
@@ -162,7 +180,7 @@ describe("dashboard sign-in through next-auth's route", () => {
         expect(refused.status).toBe(429);
         expect(refused.error).toMatch(LIMIT_MESSAGE);
         expect(Number(refused.retryAfter)).toBeGreaterThan(0);
-        expect(Number(refused.retryAfter)).toBeLessThanOrEqual(DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount.windowSeconds);
+        expect(Number(refused.retryAfter)).toBeLessThanOrEqual(windowSeconds);
         expect(refused.sessionCookie).toBeUndefined();
       }
     },
@@ -173,7 +191,8 @@ describe("dashboard sign-in through next-auth's route", () => {
     "limits an unknown email exactly like an existing account",
     async ({ signIn }) => {
       const email = uniqueEmail("ghost");
-      const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
+      const { limit, windowSeconds } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerAccount;
+      await startWithinOneWindow(windowSeconds, SIGN_IN_SERIES_BUDGET_MS);
       await inBatches(limit, 2, (i) => signIn(email, `guess ${i}`, randomIp()));
       const refused = await signIn(email, PASSWORD, randomIp());
       expect(refused.status).toBe(429);
@@ -186,7 +205,8 @@ describe("dashboard sign-in through next-auth's route", () => {
     "refuses a client IP after 30 failures on any accounts, and only that IP",
     async ({ owner, signIn }) => {
       const ip = randomIp();
-      const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerIp;
+      const { limit, windowSeconds } = DASHBOARD_AUTH_RATE_LIMITS.signInFailuresPerIp;
+      await startWithinOneWindow(windowSeconds, SIGN_IN_SERIES_BUDGET_MS);
       const failures = await inBatches(limit, 3, (i) => signIn(uniqueEmail(`spray-${i}`), PASSWORD, ip));
       expect(failures.every((answer) => answer.status === 401 && answer.error === "CredentialsSignin")).toBe(true);
 
@@ -206,7 +226,8 @@ describe("dashboard sign-in through next-auth's route", () => {
 describe("sign-up and invitation limits", () => {
   it("limits sign-up attempts per client IP, invalid ones included", async () => {
     const ip = randomIp();
-    const { limit } = DASHBOARD_AUTH_RATE_LIMITS.signUpPerIp;
+    const { limit, windowSeconds } = DASHBOARD_AUTH_RATE_LIMITS.signUpPerIp;
+    await startWithinOneWindow(windowSeconds, CHEAP_SERIES_BUDGET_MS);
     for (let i = 0; i < limit; i++) {
       const error = await caughtAppError(signUpUser({ input: { email: uniqueEmail("signup"), password: "short" }, clientIp: ip }));
       expect(error.code).toBe("validation_failed");
@@ -219,7 +240,8 @@ describe("sign-up and invitation limits", () => {
 
   it("limits invitation acceptance per user, whatever the IP", async () => {
     const user = await createTestUser("invitee");
-    const { limit } = DASHBOARD_AUTH_RATE_LIMITS.acceptInvitationPerUser;
+    const { limit, windowSeconds } = DASHBOARD_AUTH_RATE_LIMITS.acceptInvitationPerUser;
+    await startWithinOneWindow(windowSeconds, CHEAP_SERIES_BUDGET_MS);
     for (let i = 0; i < limit; i++) {
       const error = await caughtAppError(acceptDashboardInvitation({ token: `guess-${i}`, userId: user.id, clientIp: randomIp() }));
       expect(error.code).toBe("not_found");
@@ -232,9 +254,10 @@ describe("sign-up and invitation limits", () => {
 
   it("limits invitation acceptance per client IP, whatever the user", async () => {
     const ip = randomIp();
-    const { limit } = DASHBOARD_AUTH_RATE_LIMITS.acceptInvitationPerIp;
+    const { limit, windowSeconds } = DASHBOARD_AUTH_RATE_LIMITS.acceptInvitationPerIp;
     // Spread over users so that no user's own counter fills up: only the IP's can.
     const users = await Promise.all([1, 2, 3, 4].map(() => createTestUser("invitee-ip")));
+    await startWithinOneWindow(windowSeconds, CHEAP_SERIES_BUDGET_MS);
     for (let i = 0; i < limit; i++) {
       const error = await caughtAppError(acceptDashboardInvitation({ token: `ip-guess-${i}`, userId: users[i % users.length]!.id, clientIp: ip }));
       expect(error.code).toBe("not_found");

@@ -28,6 +28,8 @@ interface KeyUses {
  */
 const uses = ((globalThis as Record<symbol, KeyUses | undefined>)[Symbol.for("flowpoint.apiKeyUses")] ??= { recordedAt: new Map(), gathered: null });
 
+flushWhenSettling("API key last-used update", writeGatheredUses);
+
 export function recordApiKeyUse(keyId: string): void {
   const now = Date.now();
   if ((uses.recordedAt.get(keyId) ?? 0) > now - PRECISION_MS) return;
@@ -40,7 +42,6 @@ export function recordApiKeyUse(keyId: string): void {
   const timer = setTimeout(() => void trackAfterResponse(writeGatheredUses(), "API key last-used update"), GATHER_MS);
   timer.unref?.();
   uses.gathered = { keyIds: new Set([keyId]), timer };
-  flushWhenSettling("API key last-used update", writeGatheredUses);
 }
 
 /** Writes the gathered uses; a key whose UPDATE failed is tried again at its next use. */

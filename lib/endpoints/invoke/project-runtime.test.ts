@@ -3,10 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { projects } from "@/lib/platform-db/schema";
 import { createProjectFixture } from "@/test/fixtures";
-import { getProjectRuntime, peekProjectRuntime } from "./project-runtime";
-
-const MAX_AGE_MS = 30_000;
-const STALE_GRACE_MS = 10_000;
+import { getProjectRuntime, peekProjectRuntime, RUNTIME_MAX_AGE_MS, RUNTIME_STALE_LIMIT_MS } from "./project-runtime";
 
 /** Renames the project in the platform database without bumping its generation: only an age-based reload sees it. */
 async function renameQuietly(projectId: string, name: string): Promise<void> {
@@ -26,7 +23,7 @@ describe("project runtime: reloads by age", () => {
     expect(first.project.name).toBe("Before");
     await renameQuietly(projectId, "After");
 
-    vi.setSystemTime(Date.now() + MAX_AGE_MS + 1);
+    vi.setSystemTime(Date.now() + RUNTIME_MAX_AGE_MS + 1);
     // Past its age, the same generation's runtime answers at once instead of waiting for the reload…
     expect(await getProjectRuntime(projectId)).toBe(first);
     expect(peekProjectRuntime(projectId)).toBe(first);
@@ -43,7 +40,7 @@ describe("project runtime: reloads by age", () => {
     const first = (await getProjectRuntime(projectId))!;
     await renameQuietly(projectId, "After");
 
-    vi.setSystemTime(Date.now() + MAX_AGE_MS + STALE_GRACE_MS + 1);
+    vi.setSystemTime(Date.now() + RUNTIME_STALE_LIMIT_MS + 1);
     expect(peekProjectRuntime(projectId)).toBeUndefined();
     const fresh = (await getProjectRuntime(projectId))!;
     expect(fresh).not.toBe(first);

@@ -81,8 +81,9 @@ export interface ProjectRuntime {
  * waiting for it held every call of the project once per age limit. Past the grace (the platform
  * database failing every reload), calls wait for a load again, as they do for a new generation.
  */
-const MAX_AGE_MS = 30_000;
-const STALE_GRACE_MS = 10_000;
+export const RUNTIME_MAX_AGE_MS = 30_000;
+/** How old a runtime may be and still answer while a fresh one loads: the age limit and the grace. */
+export const RUNTIME_STALE_LIMIT_MS = RUNTIME_MAX_AGE_MS + 10_000;
 const MAX_PROJECTS = 5_000;
 
 const cache = new Map<string, ProjectRuntime>();
@@ -178,7 +179,7 @@ async function loadProjectRuntime(projectId: string, generation: string): Promis
  */
 export function peekProjectRuntime(projectId: string): ProjectRuntime | undefined {
   const cached = cache.get(projectId);
-  return cached && Date.now() - cached.loadedAt < MAX_AGE_MS + STALE_GRACE_MS ? cached : undefined;
+  return cached && Date.now() - cached.loadedAt < RUNTIME_STALE_LIMIT_MS ? cached : undefined;
 }
 
 /**
@@ -191,8 +192,8 @@ export async function getProjectRuntime(projectId: string, options: { generation
   const cached = cache.get(projectId);
   if (cached && cached.generation === generation) {
     const age = Date.now() - cached.loadedAt;
-    if (age < MAX_AGE_MS) return cached;
-    if (age < MAX_AGE_MS + STALE_GRACE_MS) {
+    if (age < RUNTIME_MAX_AGE_MS) return cached;
+    if (age < RUNTIME_STALE_LIMIT_MS) {
       if (!loading.has(loadKey(projectId, generation))) {
         loadRuntimeOnce(projectId, generation).catch((error: unknown) =>
           log.warn("project runtime could not be refreshed: the cached one answers meanwhile", { projectId, error }),
