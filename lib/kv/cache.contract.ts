@@ -26,8 +26,12 @@ export function describeCacheContract(backend: KvTestBackend): void {
 
     const newCache = () => backend.create({ keyPrefix: backend.uniquePrefix() }).cache;
 
-    it("answers null for an absent key", async () => {
-      expect(await newCache().get("missing")).toBeNull();
+    it("answers null for an absent key, whatever a read would answer were the backend unavailable", async () => {
+      const cache = newCache();
+      expect(await cache.get("missing")).toBeNull();
+      expect(await cache.get("missing", { whenUnavailable: "last known" })).toBeNull();
+      await cache.set("present", "stored", 60);
+      expect(await cache.get("present", { whenUnavailable: "last known" })).toBe("stored");
     });
 
     it("returns exactly the string it stored (no JSON parsing, any characters, 100 KB)", async () => {

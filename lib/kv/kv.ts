@@ -7,7 +7,7 @@
  * timeout (default 500 ms) and never hangs or throws for an unreachable backend:
  * - rate limiter: fails OPEN (`success: true`, `degraded: true`) unless the rule says
  *   `whenUnavailable: "deny"`; an outage of the cache tier must not take every endpoint down.
- * - cache: reads answer null (cache skipped), writes are dropped, `setIfAbsent` answers true (the
+ * - cache: reads answer null (cache skipped) or the caller's `whenUnavailable`, writes are dropped, `setIfAbsent` answers true (the
  *   caller proceeds as if it held the lock), `incr` answers null.
  * - pub/sub: publishes are dropped; subscriptions are re-established when the backend returns.
  * A warning is logged, at most one per area (rate limiter, cache, pub/sub, connection) per interval.
@@ -57,9 +57,17 @@ export interface RateLimiter {
  * String cache with expiry. Keys are namespaced by the kv key prefix. Never throws for an
  * unreachable backend (see the outage policy above); programming errors (a bad ttl) throw AppError.
  */
+export interface CacheReadOptions {
+  /** What a read answers when the backend is unreachable or slow (default null). */
+  whenUnavailable?: string | null;
+}
+
 export interface KvCache {
-  /** The value, or null when absent, expired or the backend is unavailable. */
-  get(key: string): Promise<string | null>;
+  /**
+   * The value, or null when absent or expired. When the backend is unavailable: `whenUnavailable`
+   * (default null, as for an absent key), for callers that must tell the two apart.
+   */
+  get(key: string, options?: CacheReadOptions): Promise<string | null>;
   /** Values in the order of `keys` (null for each absent one). One round trip. */
   getMany(keys: readonly string[]): Promise<(string | null)[]>;
   /** Stores `value` for `ttlSeconds` (> 0, fractional allowed). Dropped when unavailable. */

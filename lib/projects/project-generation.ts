@@ -40,9 +40,11 @@ const sharedReads = new Map<string, { value: string; readAt: number }>();
 
 /**
  * The current generation: the shared counter ("0" before any change) and this process's own
- * bumps. While the store is unreachable the shared part reads "0" and other instances' bumps are
- * lost, so in-process caches additionally expire on their own (see
- * lib/endpoints/invoke/project-runtime.ts).
+ * bumps. While the store is unreachable the shared part is the value last read (or "0" when none
+ * was): caches loaded for it stay current, so a stall or an outage of the store does not send every
+ * project's next call to reload its runtime from the platform database, and the store's return does
+ * not send them a second time. Other instances' bumps are not seen meanwhile, so in-process caches
+ * additionally expire on their own (see lib/endpoints/invoke/project-runtime.ts).
  *
  * `sharedMaxAgeMs`: background work (automation runs) may reuse a shared counter read that long
  * ago instead of asking the store per job; this process's own bumps always count at once.
@@ -51,7 +53,8 @@ export async function readProjectGeneration(projectId: string, options: { shared
   const local = localBumps.get(projectId) ?? 0;
   const recent = options.sharedMaxAgeMs ? sharedReads.get(projectId) : undefined;
   if (recent && Date.now() - recent.readAt <= options.sharedMaxAgeMs!) return `${recent.value}.${local}`;
-  const shared = (await getKv().cache.get(generationKey(projectId))) ?? "0";
+  const lastRead = sharedReads.get(projectId)?.value ?? null;
+  const shared = (await getKv().cache.get(generationKey(projectId), { whenUnavailable: lastRead })) ?? "0";
   if (sharedReads.size >= MAX_LOCAL_ENTRIES) sharedReads.clear();
   sharedReads.set(projectId, { value: shared, readAt: Date.now() });
   return `${shared}.${localBumps.get(projectId) ?? 0}`;

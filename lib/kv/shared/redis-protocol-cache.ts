@@ -1,6 +1,6 @@
 import { withTimeout, type BackendGuard } from "@/lib/kv/internal/backend-guard";
 import { ttlMsOf } from "@/lib/kv/internal/kv-arguments";
-import type { KvCache, KvPing } from "@/lib/kv/kv";
+import type { CacheReadOptions, KvCache, KvPing } from "@/lib/kv/kv";
 import type { RedisCommand } from "@/lib/kv/redis/lua-script-rewriter";
 
 /** Sends one raw command and answers the raw reply (strings stay strings: no JSON parsing). */
@@ -33,11 +33,11 @@ export class RedisProtocolCache implements KvCache {
     this.guard = options.guard;
   }
 
-  get(key: string): Promise<string | null> {
+  get(key: string, options?: CacheReadOptions): Promise<string | null> {
     return this.guard.run(
       "cache",
       async () => stringOrNull(await this.send(["GET", this.prefix + key])),
-      () => null,
+      () => options?.whenUnavailable ?? null,
       "read skipped",
     );
   }
