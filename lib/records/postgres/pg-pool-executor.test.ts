@@ -131,3 +131,60 @@ describe("PostgreSQL record store without a reachable server", () => {
     }
   });
 });
+
+describe.skipIf(!databaseUrl)("PostgreSQL executor: frequent statements kept prepared", () => {
+  let scratch: ScratchDatabase;
+  beforeAll(async () => {
+    scratch = await createScratchDatabase(databaseUrl as string, "records_prepared");
+  });
+  afterAll(async () => {
+    await scratch?.drop();
+  });
+
+  const signal = () => AbortSignal.timeout(10_000);
+  const preparedOn = async (executor: ReturnType<typeof createPgPoolExecutor>) =>
+    (await executor.query("SELECT name, statement FROM pg_prepared_statements ORDER BY name", [], signal())).rows;
+
+  it("prepares a frequent text once per connection, and no other", async () => {
+    const executor = createPgPoolExecutor({ url: scratch.url, maxConnections: 1 });
+    try {
+      for (const value of [1, 2, 3]) {
+        const result = await executor.query("SELECT $1::int + 1 AS n", [value], signal(), { frequent: true });
+        expect(result.rows).toEqual([{ n: value + 1 }]);
+      }
+      await executor.query("SELECT $1::int * 2 AS n", [4], signal());
+      expect(await preparedOn(executor)).toEqual([{ name: expect.stringMatching(/^fp_[0-9a-f]{24}$/), statement: "SELECT $1::int + 1 AS n" }]);
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it("runs a statement whose name the server does not know again unnamed (a transaction-mode pooler), and names none after", async () => {
+    const executor = createPgPoolExecutor({ url: scratch.url, maxConnections: 1 });
+    try {
+      await executor.query("SELECT $1::int + 1 AS n", [1], signal(), { frequent: true });
+      // What a pooler does to a named statement: the next server connection has never seen it.
+      await executor.exec("DEALLOCATE ALL", signal());
+      const refused = await executor.query("SELECT $1::int + 1 AS n", [41], signal(), { frequent: true });
+      expect(refused.rows).toEqual([{ n: 42 }]);
+      await executor.query("SELECT $1::int - 1 AS n", [1], signal(), { frequent: true });
+      expect(await preparedOn(executor)).toEqual([]);
+    } finally {
+      await executor.close();
+    }
+  });
+
+  it("stores an insert's row once when the server refuses its name", async () => {
+    const executor = createPgPoolExecutor({ url: scratch.url, maxConnections: 1 });
+    try {
+      await executor.exec("CREATE TABLE prepared_rows (id int PRIMARY KEY)", signal());
+      const insert = "INSERT INTO prepared_rows (id) VALUES ($1)";
+      await executor.query(insert, [1], signal(), { frequent: true });
+      await executor.exec("DEALLOCATE ALL", signal());
+      await executor.query(insert, [2], signal(), { frequent: true });
+      expect((await executor.query("SELECT id FROM prepared_rows ORDER BY id", [], signal())).rows).toEqual([{ id: 1 }, { id: 2 }]);
+    } finally {
+      await executor.close();
+    }
+  });
+});

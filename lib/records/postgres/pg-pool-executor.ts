@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { AppError, isAppError } from "@/lib/errors";
 import { log } from "@/lib/log";
 import { type ConnectGuardOptions, guardedStreamFactory } from "@/lib/outbound/guarded-socket";
-import { StatementAbortedError, type SqlExecutor, type SqlResult } from "./sql-executor";
+import { StatementAbortedError, type QueryOptions, type SqlExecutor, type SqlResult } from "./sql-executor";
 
 export interface PgPoolExecutorOptions {
   /** A postgres:// connection string (decrypted; never logged). */
@@ -34,6 +35,52 @@ function connectFailure(error: unknown): unknown {
   return new AppError("unavailable", "the database is unavailable", { cause: error });
 }
 
+/** How many texts a pool keeps prepared at most: a bound on each server connection's memory for them. */
+const MAX_PREPARED_TEXTS = 200;
+
+/** PostgreSQL's refusals of a named statement: "does not exist" (26000) and "already exists" (42P05). */
+const PREPARED_STATEMENT_REFUSALS: ReadonlySet<string> = new Set(["26000", "42P05"]);
+
+function isPreparedStatementRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return typeof code === "string" && PREPARED_STATEMENT_REFUSALS.has(code);
+}
+
+/**
+ * Names the frequent statements' texts (QueryOptions.frequent), so that each connection prepares
+ * them once: PostgreSQL then binds and runs them without parsing and planning them again. For a
+ * write with its outbox entry that was half of the statement's time (pgbench, one client:
+ * 0.31–0.37 ms unnamed, 0.16–0.17 ms prepared).
+ *
+ * A transaction-mode pooler in front of the database (PgBouncer before 1.21, Supavisor) sends a
+ * connection's statements to server connections that do not know the name. Its first refusal turns
+ * naming off for the pool and the refused statement runs again unnamed: PostgreSQL refuses a name at
+ * Parse or Bind, before anything runs, so nothing is done twice.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private refused = false;
+
+  /** The name to run `sql` under, or undefined to run it unnamed. */
+  nameOf(sql: string): string | undefined {
+    if (this.refused) return undefined;
+    let name = this.names.get(sql);
+    if (name === undefined && this.names.size < MAX_PREPARED_TEXTS) {
+      name = `fp_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+
+  /** Turns naming off after a refusal; true when `error` was one (the statement did not run). */
+  refusedBy(error: unknown): boolean {
+    if (!isPreparedStatementRefusal(error)) return false;
+    if (!this.refused) log.warn("record store: the database refuses prepared statements (a transaction-mode pooler?); statements run unprepared");
+    this.refused = true;
+    return true;
+  }
+}
+
 /**
  * Runs statements on a `pg` pool. Aborting really stops the server-side work: the backend running
  * the statement gets pg_cancel_backend() over a separate short-lived connection, and the
@@ -57,6 +104,7 @@ export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecuto
   });
   // An idle client that loses its server must not crash the process. Codes only: no driver text.
   pool.on("error", (error: Error & { code?: string }) => log.warn("record store: idle connection failed", { code: error.code ?? "unknown" }));
+  const statementNames = new StatementNames();
 
   async function cancelBackend(processId: number): Promise<void> {
     const canceller = new pg.Client({ connectionString: options.url, stream, connectionTimeoutMillis, application_name: "flowpoint-records-cancel" });
@@ -137,9 +185,16 @@ export function createPgPoolExecutor(options: PgPoolExecutorOptions): SqlExecuto
   }
 
   return {
-    async query(sql, params, signal): Promise<SqlResult> {
+    async query(sql, params, signal, queryOptions?: QueryOptions): Promise<SqlResult> {
       return onClient(signal, async (client) => {
-        const result = await client.query(sql, params);
+        const name = queryOptions?.frequent ? statementNames.nameOf(sql) : undefined;
+        let result: pg.QueryResult;
+        try {
+          result = name === undefined ? await client.query(sql, params) : await client.query({ name, text: sql, values: params });
+        } catch (error) {
+          if (name === undefined || !statementNames.refusedBy(error)) throw error;
+          result = await client.query(sql, params);
+        }
         return { rows: result.rows as Record<string, unknown>[], rowCount: result.rowCount ?? result.rows.length };
       });
     },

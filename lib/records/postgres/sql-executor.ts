@@ -6,10 +6,18 @@
  */
 export interface SqlExecutor {
   /** One statement with $1..$n parameters. */
-  query(sql: string, params: unknown[], signal: AbortSignal): Promise<SqlResult>;
+  query(sql: string, params: unknown[], signal: AbortSignal, options?: QueryOptions): Promise<SqlResult>;
   /** Several statements without parameters, in one round trip (DDL). */
   exec(sql: string, signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface QueryOptions {
+  /**
+   * The text is one of the few the store runs over and over (its inserts), the same whatever the
+   * values: the executor may keep it prepared on its connections. Never for texts built per call.
+   */
+  frequent?: boolean;
 }
 
 export interface SqlResult {

@@ -14,7 +14,7 @@ import { NO_FIELD_INDEXES, SqlParams, scalarGuard, whereSql, type HasFieldIndex 
 import { fieldIndexColumns, searchedText } from "./field-keys";
 import { createLookupIndexSql, lookupIndexName } from "./lookup-index";
 import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
-import type { SqlExecutor, SqlResult } from "./sql-executor";
+import type { QueryOptions, SqlExecutor, SqlResult } from "./sql-executor";
 import { createWriteBatcher } from "@/lib/batching/write-batcher";
 import {
   RECORDS_SCHEMA,
@@ -124,6 +124,8 @@ interface QueryIndexes {
 }
 
 const NO_INDEXES: QueryIndexes = { conditions: NO_FIELD_INDEXES, sorts: NO_FIELD_INDEXES, search: false };
+
+const FREQUENT: QueryOptions = { frequent: true };
 
 /** A write waiting in the store's batcher (lib/batching/write-batcher.ts) for the rest of its event-loop turn. */
 interface QueuedInsert {
@@ -276,6 +278,12 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     return executor.query(sql, params, deadline.signal);
   }
 
+  /** A statement whose text is the same at every call (the inserts): the executor may keep it prepared. */
+  function frequentQuery(sql: string, params: unknown[], deadline: Deadline) {
+    metrics.queries += 1;
+    return executor.query(sql, params, deadline.signal, FREQUENT);
+  }
+
   function exec(sql: string, deadline: Deadline) {
     metrics.queries += 1;
     return executor.exec(sql, deadline.signal);
@@ -359,7 +367,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     const insertSql = `INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES (${params.add(record.id)}, ${params.add(JSON.stringify(record))}::jsonb)`;
     const sql = outbox ? `WITH written AS (${insertSql} RETURNING doc AS record, NULL::jsonb AS previous) ${outboxInsertSql(outbox, "written", params)}` : insertSql;
     try {
-      await write(collection, deadline, () => query(sql, params.values, deadline), outbox);
+      await write(collection, deadline, () => frequentQuery(sql, params.values, deadline), outbox);
     } catch (error) {
       if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(record));
       throw error;
@@ -380,7 +388,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     }
     const deadline = earliestDeadline(items.map((item) => item.deadline));
     try {
-      await write(collection, deadline, () => query(sql, params, deadline), outbox);
+      await write(collection, deadline, () => frequentQuery(sql, params, deadline), outbox);
     } finally {
       deadline.dispose();
     }
@@ -460,7 +468,11 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         try {
           // One JSON array parameter: the statement text stays the same whatever the batch size.
           await write(collection, deadline, () =>
-            query(`INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`, [JSON.stringify(records)], deadline),
+            frequentQuery(
+              `INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`,
+              [JSON.stringify(records)],
+              deadline,
+            ),
           );
         } catch (error) {
           if (isUniqueViolation(error)) throw uniqueViolation(collection, error, [...new Set(records.flatMap((record) => Object.keys(record)))]);
