@@ -7,8 +7,9 @@
  * timeout (default 500 ms) and never hangs or throws for an unreachable backend:
  * - rate limiter: fails OPEN (`success: true`, `degraded: true`) unless the rule says
  *   `whenUnavailable: "deny"`; an outage of the cache tier must not take every endpoint down.
- * - cache: reads answer null (cache skipped) or the caller's `whenUnavailable`, writes are dropped, `setIfAbsent` answers true (the
- *   caller proceeds as if it held the lock), `incr` answers null.
+ * - cache: reads answer null (cache skipped) or the caller's `whenUnavailable`, writes are
+ *   dropped, `setIfAbsent` answers true (the caller proceeds as if it held the lock), `incr`
+ *   answers null.
  * - pub/sub: publishes are dropped; subscriptions are re-established when the backend returns.
  * A warning is logged, at most one per area (rate limiter, cache, pub/sub, connection) per interval.
  * After a timeout or connection failure the backend is skipped for a short cool-down (1 s) so a
@@ -53,15 +54,15 @@ export interface RateLimiter {
   limit(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
 }
 
-/**
- * String cache with expiry. Keys are namespaced by the kv key prefix. Never throws for an
- * unreachable backend (see the outage policy above); programming errors (a bad ttl) throw AppError.
- */
 export interface CacheReadOptions {
   /** What a read answers when the backend is unreachable or slow (default null). */
   whenUnavailable?: string | null;
 }
 
+/**
+ * String cache with expiry. Keys are namespaced by the kv key prefix. Never throws for an
+ * unreachable backend (see the outage policy above); programming errors (a bad ttl) throw AppError.
+ */
 export interface KvCache {
   /**
    * The value, or null when absent or expired. When the backend is unavailable: `whenUnavailable`
