@@ -26,6 +26,14 @@ export function getKv(): Kv {
   return holder[PROCESS_KV];
 }
 
+/** Makes `kv` the process's kv tier (tests of code that calls getKv()); answers the one it replaces. */
+export function swapKvForTests(kv: Kv | undefined): Kv | undefined {
+  const holder = globalThis as KvHolder;
+  const previous = holder[PROCESS_KV];
+  holder[PROCESS_KV] = kv;
+  return previous;
+}
+
 /** Closes the process's kv tier (shutdown, tests); the next getKv() builds a new one. */
 export async function closeKv(): Promise<void> {
   const holder = globalThis as KvHolder;

@@ -1,21 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { createKv } from "@/lib/kv/create-kv";
+import { swapKvForTests } from "@/lib/kv/get-kv";
 import type { Kv } from "@/lib/kv/kv";
 import { recordingLogger } from "@/lib/kv/testing/kv-test-backends";
 import { startSilentServer } from "@/lib/kv/testing/unreachable-backends";
 import { readProjectGeneration } from "./project-generation";
 
-const PROCESS_KV = Symbol.for("flowpoint.kv");
-type KvHolder = typeof globalThis & { [PROCESS_KV]?: Kv };
-
-/** Makes `kv` the process's kv tier (lib/kv/get-kv.ts) until the test ends. */
+/** Makes `kv` the process's kv tier until the test ends. */
 function useKv(kv: Kv, cleanups: Array<() => Promise<void>>): void {
-  const holder = globalThis as KvHolder;
-  const previous = holder[PROCESS_KV];
-  holder[PROCESS_KV] = kv;
+  const previous = swapKvForTests(kv);
   cleanups.push(async () => {
-    holder[PROCESS_KV] = previous;
+    swapKvForTests(previous);
     await kv.close();
   });
 }

@@ -273,15 +273,10 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       .finally(() => indexCatalog.delete(collection));
   }
 
-  function query(sql: string, params: unknown[], deadline: Deadline) {
+  /** `queryOptions`: FREQUENT for a text that is the same at every call (the inserts), which the executor may keep prepared. */
+  function query(sql: string, params: unknown[], deadline: Deadline, queryOptions?: QueryOptions) {
     metrics.queries += 1;
-    return executor.query(sql, params, deadline.signal);
-  }
-
-  /** A statement whose text is the same at every call (the inserts): the executor may keep it prepared. */
-  function frequentQuery(sql: string, params: unknown[], deadline: Deadline) {
-    metrics.queries += 1;
-    return executor.query(sql, params, deadline.signal, FREQUENT);
+    return executor.query(sql, params, deadline.signal, queryOptions);
   }
 
   function exec(sql: string, deadline: Deadline) {
@@ -367,7 +362,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     const insertSql = `INSERT INTO ${qualifiedTable(collection)} (id, doc) VALUES (${params.add(record.id)}, ${params.add(JSON.stringify(record))}::jsonb)`;
     const sql = outbox ? `WITH written AS (${insertSql} RETURNING doc AS record, NULL::jsonb AS previous) ${outboxInsertSql(outbox, "written", params)}` : insertSql;
     try {
-      await write(collection, deadline, () => frequentQuery(sql, params.values, deadline), outbox);
+      await write(collection, deadline, () => query(sql, params.values, deadline, FREQUENT), outbox);
     } catch (error) {
       if (isUniqueViolation(error)) throw uniqueViolation(collection, error, Object.keys(record));
       throw error;
@@ -388,7 +383,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
     }
     const deadline = earliestDeadline(items.map((item) => item.deadline));
     try {
-      await write(collection, deadline, () => frequentQuery(sql, params, deadline), outbox);
+      await write(collection, deadline, () => query(sql, params, deadline, FREQUENT), outbox);
     } finally {
       deadline.dispose();
     }
@@ -468,10 +463,11 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
         try {
           // One JSON array parameter: the statement text stays the same whatever the batch size.
           await write(collection, deadline, () =>
-            frequentQuery(
+            query(
               `INSERT INTO ${qualifiedTable(collection)} (id, doc) SELECT item->>'id', item FROM jsonb_array_elements($1::jsonb) AS item`,
               [JSON.stringify(records)],
               deadline,
+              FREQUENT,
             ),
           );
         } catch (error) {
