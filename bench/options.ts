@@ -66,6 +66,8 @@ export interface BenchOptions {
   embeddedWorker: boolean;
   /** Automations: measure the app only (no reference ladder; for quick experiments such as --project-slots). */
   skipReference: boolean;
+  /** Automations: also find Directus Flows' sustained rate on the same work (bench/automations/directus-peer.ts). */
+  directus: boolean;
   /** Automations: KV_KEY_PREFIX of the app (default fpbench<ts>:); every key under it is deleted afterwards. */
   kvPrefix: string | null;
   /** Run the records-at-scale benchmark (issue 11) with this many tickets instead of the invocation scenarios. */
@@ -136,6 +138,8 @@ BullMQ reference (bench/reference/automation-reference.ts); results in bench/res
   --project-slots N   run slots per project in the worker (default: the app's PROJECT_CONCURRENCY)
   --embedded-worker   the app works the queue itself (no separate worker, no kill check)
   --skip-reference    measure the app only (experiments; the ratio target is then not judged)
+  --directus          after the rounds, Directus 12.4 Flows' ladder on the same work, for "≥ 5× Directus"
+                      (installs directus@12.4.0 from npm into ~/.cache/flowpoint-bench on first use, ~700 MB)
   --kv-prefix P       the app's KV_KEY_PREFIX (default fpinvbench / fpbench / fprecbench + <ts>:), deleted afterwards
 
 Records at scale (issue 11): N tickets imported through the NDJSON import route, then scenarios 1-4 and
@@ -200,6 +204,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       "project-slots": { type: "string" },
       "embedded-worker": { type: "boolean", default: false },
       "skip-reference": { type: "boolean", default: false },
+      directus: { type: "boolean", default: false },
       "kv-prefix": { type: "string" },
       records: { type: "string" },
       "import-batch": { type: "string" },
@@ -283,6 +288,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     projectSlots: values["project-slots"] === undefined ? null : positiveNumber("project-slots", values["project-slots"], 0, true),
     embeddedWorker: values["embedded-worker"],
     skipReference: values["skip-reference"],
+    directus: values.directus,
     kvPrefix: values["kv-prefix"] ?? null,
     appNodeFlags: values["node-flags"] === undefined ? SERVER_NODE_FLAGS : values["node-flags"].split(/\s+/).filter(Boolean),
     records,

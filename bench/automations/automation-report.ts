@@ -12,6 +12,8 @@ export const AUTOMATION_TARGETS = {
   maxDelayP99Ms: 100,
   /** Records API write throughput with the automation ÷ without any. */
   minWriteThroughputRatio: 0.85,
+  /** The app's sustained events/s ÷ Directus Flows' on the same work (--directus). */
+  minDirectusMultiple: 5,
 } as const;
 
 export interface DelaySummary {
@@ -80,7 +82,7 @@ export interface RateStep {
 }
 
 export interface TargetLadder {
-  target: "app" | "reference";
+  target: "app" | "reference" | "directus";
   steps: RateStep[];
   /** The highest offered rate whose backlog stayed flat (null: none did). */
   sustainedRate: number | null;
@@ -191,6 +193,8 @@ export interface AutomationBenchReport {
   /** The ladders of the round with the median ratio (judgedLadderRound): its ratio and delays are the ones judged. */
   app: TargetLadder;
   reference: TargetLadder;
+  /** --directus: Directus Flows' ladder on the same work, measured once after the rounds; null when not measured. */
+  directus?: TargetLadder | null;
   /** The app's step at the judged round's target rate: the delay targets' measurement. */
   appAtTargetRate: RateStep | null;
   /** Every round of the ladders (--rounds), in order. */
@@ -210,8 +214,8 @@ export interface AutomationBenchReport {
     noneRanTwice: { ranTwice: number; met: boolean };
     writeThroughput: { ratio: number | null; min: number; met: boolean } | null;
     killSurvived: { met: boolean } | null;
-    /** "≥ 5× Directus": not measured here. */
-    directus: "not measured";
+    /** "≥ 5× Directus": the judged round's app sustained rate ÷ Directus'; "not measured" without --directus. */
+    directus: { multiple: number | null; appSustained: number | null; directusSustained: number | null; min: number; met: boolean } | "not measured";
   };
   allTargetsMet: boolean;
   notes: string[];
@@ -305,6 +309,17 @@ export function formatAutomationSummary(report: AutomationBenchReport): string {
     );
     if (kill.note) lines.push(`    ${kill.note}`);
   }
-  lines.push(`  ≥ 5× Directus                          not measured here`);
+  if (targets.directus === "not measured") {
+    lines.push(`  ≥ 5× Directus                          not measured (--directus measures it)`);
+  } else {
+    const { directus } = targets;
+    const atSustained = report.directus?.atSustained;
+    lines.push(
+      `  ≥ 5× Directus                          ${directus.appSustained ?? "–"} ÷ ${directus.directusSustained ?? "–"} = ${fixed(directus.multiple, 1)}× (≥ ${directus.min}×) ${mark(directus.met)}` +
+        (atSustained
+          ? `; Directus at ${atSustained.offeredRate}/s: delay p50 / p99 ${fixed(atSustained.delayMs.p50, 0)} / ${fixed(atSustained.delayMs.p99, 0)} ms, CPU ${fixed(atSustained.cpuMsPerEvent, 2)} ms/event, PostgreSQL ${fixed(atSustained.cpuMsPerEventDatabase, 2)} ms/event`
+          : ""),
+    );
+  }
   return lines.join("\n");
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RateStep, TargetLadder } from "./automation-report";
-import { ladderRound, medianLadderRound, targetRateOf, type LadderRound } from "./ladder-rounds";
+import { directusTarget, ladderRound, medianLadderRound, targetRateOf, type LadderRound } from "./ladder-rounds";
 
 function flatStep(offeredRate: number, delayP50: number, delayP99: number): RateStep {
   return {
@@ -130,5 +130,18 @@ describe("medianLadderRound", () => {
 
   it("judges the only round of a single-round run", () => {
     expect(medianLadderRound([round(1, 650, 1_300)]).ratio).toBeCloseTo(0.5, 10);
+  });
+});
+
+describe("directusTarget", () => {
+  it("is the app's sustained rate over Directus', met from five times on", () => {
+    expect(directusTarget(1_350, 150)).toEqual({ multiple: 9, appSustained: 1_350, directusSustained: 150, min: 5, met: true });
+    expect(directusTarget(740, 150).met).toBe(false);
+    expect(directusTarget(750, 150).met).toBe(true);
+  });
+
+  it("is not met, with no multiple, when either side sustained no rate", () => {
+    expect(directusTarget(null, 150)).toMatchObject({ multiple: null, met: false });
+    expect(directusTarget(1_350, null)).toMatchObject({ multiple: null, met: false });
   });
 });

@@ -51,3 +51,13 @@ export function medianLadderRound(rounds: readonly LadderRound[]): LadderRound {
   const sorted = [...rounds].sort((a, b) => key(a) - key(b));
   return sorted[Math.floor((sorted.length - 1) / 2)]!;
 }
+
+/**
+ * "≥ 5× Directus": the app's sustained events/s over Directus Flows' on the same work. Not met when
+ * either sustained no rate: a Directus that held not even the ladder's lowest step gives no multiple
+ * to judge by, and the run says so rather than calling it met.
+ */
+export function directusTarget(appSustained: number | null, directusSustained: number | null) {
+  const multiple = appSustained !== null && directusSustained ? appSustained / directusSustained : null;
+  return { multiple, appSustained, directusSustained, min: AUTOMATION_TARGETS.minDirectusMultiple, met: multiple !== null && multiple >= AUTOMATION_TARGETS.minDirectusMultiple };
+}

@@ -43,9 +43,11 @@ import {
   type WritesAlone,
   type WriteThroughput,
 } from "./automation-report";
-import { ladderRound, medianLadderRound, targetRateOf, type LadderRound } from "./ladder-rounds";
+import { directusTarget, ladderRound, medianLadderRound, targetRateOf, type LadderRound } from "./ladder-rounds";
 import { REFERENCE_QUEUE } from "./names";
-import { appLedger, referenceLedger, type LoggedRun, type RunLedger } from "./run-ledger";
+import { DIRECTUS_VERSION, startDirectus } from "./directus-peer";
+import type { EventTarget } from "./event-target";
+import { appLedger, referenceLedger, type LoggedRun } from "./run-ledger";
 import { eventBody, setupAutomationProject, type AutomationBenchProject } from "./setup-automation-project";
 import { percentile, runWriteLoad, type WriteLoadOptions, type WriteLoadResult } from "./write-load";
 import { formatWriteOverhead, type ProfiledWrites } from "./write-overhead";
@@ -60,19 +62,11 @@ const FLAT_GROWTH_FLOOR = 20;
 const MIN_ANSWERED_SHARE = 0.95;
 /** The step-down stops here. */
 const MIN_RATE = 20;
+/** Directus' ladder starts here (the issue measured it at 105–170 events/s). */
+const DIRECTUS_START_RATE = 60;
 
 export interface AutomationBenchContext extends BenchModeContext {
   workerCore: number | null;
-}
-
-interface EventTarget {
-  name: "app" | "reference";
-  baseUrl: string;
-  path: string;
-  headers: () => Record<string, string>;
-  /** Processes whose CPU counts (server + worker); the worker may be replaced by the kill check. */
-  processes: () => ManagedProcess[];
-  ledger: RunLedger;
 }
 
 function sortedDelays(values: number[]): DelaySummary {
@@ -342,6 +336,7 @@ async function findSustainedRate(
   target: EventTarget,
   others: readonly EventTarget[],
   profilers: readonly InspectorProfiler[] | null = null,
+  ladder: { startRate: number; rates: number[] | null } = context.options,
 ): Promise<TargetLadder> {
   const { options } = context;
   const steps: RateStep[] = [];
@@ -351,13 +346,13 @@ async function findSustainedRate(
     return step;
   };
 
-  if (options.rates) {
-    for (const rate of options.rates) await measure(rate);
+  if (ladder.rates) {
+    for (const rate of ladder.rates) await measure(rate);
   } else {
     let lastFlat: number | null = null;
     let firstGrowing: number | null = null;
     const next = (rate: number, factor: number) => Math.max(MIN_RATE, Math.round((rate * factor) / 10) * 10);
-    let rate = options.startRate;
+    let rate = ladder.startRate;
     // Up from the start rate while the backlog stays flat; down from it when it does not.
     const goingUp = (await measure(rate)).flat;
     if (goingUp) lastFlat = rate;
@@ -806,7 +801,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   cleanup.closers.push(() => appTarget.ledger.close());
 
   const referenceTarget = options.skipReference ? null : await startReference(context, { customerDatabaseUrl, referencePort, referencePrefix: `${keyPrefix}refbull` });
-  const allTargets = referenceTarget ? [appTarget, referenceTarget] : [appTarget];
+  const allTargets: EventTarget[] = referenceTarget ? [appTarget, referenceTarget] : [appTarget];
 
   // Compiles the hot paths before anything is measured. Without the write check, which loads the
   // app for 40 s or more before the first step, a few seconds at the start rate left the first step
@@ -865,6 +860,17 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   const reported = medianLadderRound(rounds);
   const { app: appLadder, reference: referenceLadder, appAtTargetRate } = reported;
 
+  let directusLadder: TargetLadder | null = null;
+  if (options.directus) {
+    // After the rounds, once: Directus is an order of magnitude slower, so its own ladder starts lower.
+    const directus = await startDirectus(context, watchExit);
+    await settle([...allTargets, directus]);
+    await holdRate(directus, DIRECTUS_START_RATE, Math.max(3, options.warmupSeconds), 120_000);
+    directusLadder = await findSustainedRate(context, directus, allTargets, null, { startRate: DIRECTUS_START_RATE, rates: null });
+    console.log(`\n${formatLadder(directusLadder)}\n`);
+    allTargets.push(directus);
+  }
+
   let kill: KillCheck | null = null;
   if (options.killCheck && worker) {
     // Near the sustained rate, so that the worker is likely to hold runs when it dies.
@@ -899,6 +905,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
     },
     app: appLadder,
     reference: referenceLadder,
+    directus: directusLadder,
     appAtTargetRate,
     ladderRounds: rounds.map(({ app: _app, reference: _reference, appAtTargetRate: _atTargetRate, ...round }) => round),
     judgedLadderRound: reported.round,
@@ -923,7 +930,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
       noneRanTwice: { ranTwice, met: ranTwice === 0 },
       writeThroughput: writes ? { ratio: writes.ratio, min: AUTOMATION_TARGETS.minWriteThroughputRatio, met: writes.met } : null,
       killSurvived: kill ? { met: kill.met } : null,
-      directus: "not measured",
+      directus: directusLadder ? directusTarget(appLadder.sustainedRate, directusLadder.sustainedRate) : "not measured",
     },
     allTargetsMet: false,
     notes: [
@@ -933,6 +940,11 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
       "sustained rate = the highest offered rate (open loop, spread evenly) whose backlog (BullMQ waiting + active + delayed: writes answered − runs completed) grew by at most 2 % of the events offered in the step, with ≥ 95 % of writes answered",
       `servers on core ${context.serverCore ?? "any"}, workers and the load generator on core ${context.workerCore ?? "any"}; PostgreSQL and Redis unpinned`,
       "records API write throughput: closed loop, the automation disabled (a disabled automation is not in the runtime's record-trigger map: the write path is the one with none configured) vs enabled",
+      ...(directusLadder
+        ? [
+            `directus = Directus ${DIRECTUS_VERSION} (one process, unpinned, its own database on the same PostgreSQL, LOG_LEVEL=warn), a flow on items.create of events with one Create Data operation into copies (accountability "all"); writes = POST /items/events with the admin's static token; delay = the copy's date_created − the time the answer was read; measured once, after the rounds`,
+          ]
+        : []),
     ],
   };
   const targetList = Object.values(report.targets).filter((target): target is { met: boolean } => typeof target === "object" && target !== null);
