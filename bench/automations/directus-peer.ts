@@ -29,17 +29,23 @@ function peersDirectory(): string {
   return process.env.BENCH_PEERS_DIR ?? path.join(os.homedir(), ".cache", "flowpoint-bench");
 }
 
-/** Where Directus' CLI is, installing it first when it is not there yet. */
+/**
+ * Where Directus' CLI is, installing it first when it is not there yet. The install counts once its
+ * marker is written, after npm finished: an install cut short (Ctrl-C, a lost registry) is resumed
+ * by the next run instead of starting a Directus with half its packages.
+ */
 async function installedDirectusCli(log: (line: string) => void): Promise<string> {
   const directory = path.join(peersDirectory(), `directus-${DIRECTUS_VERSION}`);
   const cli = path.join(directory, "node_modules", "directus", "cli.js");
-  if (existsSync(cli)) return cli;
+  const installed = path.join(directory, "installed-by-flowpoint-bench");
+  if (existsSync(installed) && existsSync(cli)) return cli;
   mkdirSync(directory, { recursive: true });
   writeFileSync(path.join(directory, "package.json"), JSON.stringify({ name: "flowpoint-bench-directus", private: true, dependencies: { directus: DIRECTUS_VERSION } }, null, 2));
   log(`installing directus@${DIRECTUS_VERSION} into ${directory} (first use only; a few minutes)`);
   const started = Date.now();
   await run("npm", ["install", "--no-audit", "--no-fund", "--omit=dev"], { cwd: directory, maxBuffer: 64 * 1024 * 1024 });
   if (!existsSync(cli)) throw new Error(`npm installed directus@${DIRECTUS_VERSION} into ${directory}, but ${cli} is missing`);
+  writeFileSync(installed, `${new Date().toISOString()}\n`);
   log(`directus@${DIRECTUS_VERSION} installed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return cli;
 }
@@ -144,8 +150,8 @@ const SEQUENCE_USED = (sequence: string) => `(SELECT CASE WHEN is_called THEN la
  * Directus keeps no queue to count: its backlog is the events stored and not yet copied, read from
  * the two key sequences (constant time, whatever the tables hold), and its runs are the copies.
  */
-export function directusLedger(customerDatabaseUrl: string): RunLedger {
-  const pool = new pg.Pool({ connectionString: customerDatabaseUrl, max: 2, application_name: "flowpoint-bench" });
+export function directusLedger(directusDatabaseUrl: string): RunLedger {
+  const pool = new pg.Pool({ connectionString: directusDatabaseUrl, max: 2, application_name: "flowpoint-bench" });
   const backlogQuery = `SELECT ${SEQUENCE_USED("events_id_seq")} - ${SEQUENCE_USED("copies_id_seq")} AS backlog`;
   const backlog = async () => {
     const result = await pool.query<{ backlog: string }>(backlogQuery);
