@@ -9,7 +9,7 @@ import { databaseUrl } from "../infrastructure";
 import { startProcess, waitForHttp, type ManagedProcess } from "../processes";
 import type { AutomationBenchContext } from "./run-automation-bench";
 import type { EventTarget } from "./event-target";
-import type { LoggedRun, RunLedger } from "./run-ledger";
+import { completedRuns, type RunLedger } from "./run-ledger";
 
 /**
  * Directus Flows on the automation benchmark's work, for issue 10's "≥ 5× Directus": an `events`
@@ -162,14 +162,7 @@ export function directusLedger(directusDatabaseUrl: string): RunLedger {
     runsInProgress: backlog,
     async runsSince(sinceMs) {
       const result = await pool.query<{ source: string; started_at: Date }>(`SELECT source, date_created AS started_at FROM copies WHERE date_created >= $1`, [new Date(sinceMs)]);
-      const runs: LoggedRun[] = [];
-      const copiesPerRecord = new Map<string, number>();
-      for (const row of result.rows) {
-        const startedAt = row.started_at.getTime();
-        runs.push({ recordId: row.source, startedAt, endedAt: startedAt, outcome: "completed", attempt: 1, retryOf: null, afterInterruption: false });
-        copiesPerRecord.set(row.source, (copiesPerRecord.get(row.source) ?? 0) + 1);
-      }
-      return { runs, copiesPerRecord };
+      return completedRuns(result.rows.map((row) => ({ recordId: row.source, startedAt: row.started_at.getTime() })));
     },
     close: () => pool.end(),
   };

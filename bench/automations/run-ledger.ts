@@ -105,6 +105,20 @@ class QueueCounts {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * The runs of a target that logs only a row per completed run, with its start (the reference's run
+ * rows, Directus' copies), each counted as the copy it made.
+ */
+export function completedRuns(rows: ReadonlyArray<{ recordId: string; startedAt: number }>): { runs: LoggedRun[]; copiesPerRecord: Map<string, number> } {
+  const runs: LoggedRun[] = [];
+  const copiesPerRecord = new Map<string, number>();
+  for (const { recordId, startedAt } of rows) {
+    runs.push({ recordId, startedAt, endedAt: startedAt, outcome: "completed", attempt: 1, retryOf: null, afterInterruption: false });
+    copiesPerRecord.set(recordId, (copiesPerRecord.get(recordId) ?? 0) + 1);
+  }
+  return { runs, copiesPerRecord };
+}
+
 /** The app: BullMQ queue "automations" under `${KV_KEY_PREFIX}bull`, logs in `_executions`, copies in `copies`. */
 export function appLedger(options: { redisUrl: string; keyPrefix: string; customerDatabaseUrl: string; projectId: string; automationId: string }): RunLedger {
   const counts = new QueueCounts(options.redisUrl, "automations", `${options.keyPrefix}bull`, runsInJob);
@@ -170,13 +184,7 @@ export function referenceLedger(options: { redisUrl: string; prefix: string; que
         `SELECT doc->>'sourceId' AS source_id, doc->>'startedAt' AS started_at FROM ${REFERENCE_SCHEMA}.runs WHERE (doc->>'createdAt') COLLATE "C" >= $1`,
         [iso(sinceMs)],
       );
-      const runs: LoggedRun[] = result.rows.map((row) => {
-        const startedAt = Date.parse(row.started_at);
-        return { recordId: row.source_id, startedAt, endedAt: startedAt, outcome: "completed", attempt: 1, retryOf: null, afterInterruption: false };
-      });
-      const copiesPerRecord = new Map<string, number>();
-      for (const run of runs) copiesPerRecord.set(run.recordId, (copiesPerRecord.get(run.recordId) ?? 0) + 1);
-      return { runs, copiesPerRecord };
+      return completedRuns(result.rows.map((row) => ({ recordId: row.source_id, startedAt: Date.parse(row.started_at) })));
     },
     async close() {
       await counts.close();

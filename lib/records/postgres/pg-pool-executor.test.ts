@@ -8,6 +8,7 @@ import { createScratchDatabase, type ScratchDatabase } from "../testing/scratch-
 import { createPgPoolExecutor } from "./pg-pool-executor";
 import { createPostgresRecordStore } from "./create-postgres-record-store";
 import { StatementAbortedError } from "./sql-executor";
+import { createSqlRecordStore } from "./sql-record-store";
 
 const databaseUrl = process.env.DATABASE_URL;
 
@@ -171,6 +172,22 @@ describe.skipIf(!databaseUrl)("PostgreSQL executor: frequent statements kept pre
       expect(await preparedOn(executor)).toEqual([]);
     } finally {
       await executor.close();
+    }
+  });
+
+  it("keeps the store's insert prepared when the first insert into a new collection had to create its table", async () => {
+    // The first Parse fails (the table is missing), the store creates the table and runs the insert again:
+    // the failed Parse must not leave pg believing the name is prepared, or the retry's Bind would be refused.
+    const executor = createPgPoolExecutor({ url: scratch.url, maxConnections: 1 });
+    const store = createSqlRecordStore({ executor, kind: "postgres" });
+    try {
+      await store.insert("fresh_notes", { n: 1 });
+      await store.insert("fresh_notes", { n: 2 });
+      expect(await store.count("fresh_notes", {})).toBe(2);
+      const prepared = await preparedOn(executor);
+      expect(prepared.some((row) => String(row.statement).includes('"fresh_notes"') && String(row.statement).startsWith("INSERT"))).toBe(true);
+    } finally {
+      await store.close();
     }
   });
 
