@@ -6,12 +6,13 @@ import { runAutomationJob } from "./run-automation-job";
 import { setAutomationJobRunner } from "./queue/automation-job-runner";
 import { closeAutomationQueue, getAutomationQueue } from "./queue/get-automation-queue";
 import { drainUndeliveredJobs } from "./queue/undelivered-jobs";
+import { reclaimOutboxSpace } from "./queue/reclaim-outbox-space";
 import { startScheduleTicker } from "./schedule/schedule-ticker";
 
 const OUTBOX_SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_CONCURRENCY = 8;
 
-/** Re-queues what every project with record or form automations kept while the queue was down. */
+/** Re-queues what every project with record or form automations kept while the queue was down, and keeps their outboxes small. */
 async function drainOutboxes(): Promise<void> {
   const db = await getPlatformDb();
   const rows = await db
@@ -24,6 +25,7 @@ async function drainOutboxes(): Promise<void> {
     for (let projectId = waiting.shift(); projectId !== undefined; projectId = waiting.shift()) {
       const project = projectId;
       await drainUndeliveredJobs(project, { followRecent: true }).catch((error: unknown) => log.warn("automation outbox could not be drained", { projectId: project, error }));
+      await reclaimOutboxSpace(project);
     }
   };
   await Promise.all(Array.from({ length: SWEEP_CONCURRENCY }, drainNext));

@@ -256,6 +256,7 @@ export function getRecordStore(target: RecordStoreTarget, options: RecordStorePo
     dropFieldIndex: (collection, field, opts) => withStore(opts, (store) => store.dropFieldIndex(collection, field, opts)),
     ensureSearchIndex: (collection, fields, opts) => withStore(opts, (store) => store.ensureSearchIndex(collection, fields, opts)),
     refreshStatistics: (collection, opts) => withStore(opts, (store) => store.refreshStatistics(collection, opts)),
+    reclaimDeletedSpace: (collection, opts) => withStore(opts, (store) => store.reclaimDeletedSpace(collection, opts)),
     dropCollection: (collection, opts) => withStore(opts, (store) => store.dropCollection(collection, opts)),
     ping: (opts) => withStore(opts, (store) => store.ping(opts)),
     readOwner: (opts) => withStore(opts, (store) => store.readOwner(opts), false),

@@ -686,6 +686,15 @@ export function registerRecordStoreContract(backend: RecordStoreContractBackend)
           expect(await store.count(collection)).toBe(2);
         });
 
+        it("reclaims deleted space in a collection, written or not, and keeps its live records", async () => {
+          const collection = fresh("reclaim");
+          await store.reclaimDeletedSpace(collection);
+          await seed(collection, [{ s: "kept" }, { s: "gone" }, { s: "gone" }]);
+          expect(await store.deleteMany(collection, [{ field: "s", op: "eq", value: "gone" }])).toBe(2);
+          await store.reclaimDeletedSpace(collection);
+          expect((await store.find(collection)).map((record) => record.s)).toEqual(["kept"]);
+        });
+
         it("counts at most `limit` matches", async () => {
           const collection = fresh("countlimit");
           await seed(collection, [{ s: "open" }, { s: "open" }, { s: "open" }, { s: "closed" }]);

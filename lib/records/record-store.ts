@@ -183,6 +183,15 @@ export interface RecordStore {
    * by trying). Fine when the collection does not exist.
    */
   refreshStatistics(collection: string, options?: OperationOptions): Promise<void>;
+  /**
+   * Gives the space of deleted records back for new ones, in a collection that is written and
+   * deleted from all the time (the automation outbox). PostgreSQL and PGlite: VACUUM, skipped when
+   * another session is vacuuming the table; a database whose autovacuum is off (PGlite has none) or
+   * behind would otherwise grow the table by every deleted record and scan those records on every
+   * read. MongoDB: nothing (WiredTiger reuses a deleted document's space). Fine when the collection
+   * does not exist.
+   */
+  reclaimDeletedSpace(collection: string, options?: OperationOptions): Promise<void>;
   /** Removes a collection with its documents and indexes (fine when it does not exist). */
   dropCollection(collection: string, options?: OperationOptions): Promise<void>;
   ping(options?: OperationOptions): Promise<void>;

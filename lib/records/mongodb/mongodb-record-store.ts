@@ -319,6 +319,11 @@ export function createMongoRecordStore(options: MongoRecordStoreOptions): Record
       return operation(opts, async () => undefined);
     },
 
+    async reclaimDeletedSpace(collection, opts) {
+      assertCollectionName(collection);
+      return operation(opts, async () => undefined);
+    },
+
     async dropCollection(collection, opts) {
       assertCollectionName(collection);
       return operation(opts, async (deadline) => {

@@ -694,6 +694,14 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
       });
     },
 
+    async reclaimDeletedSpace(collection, opts) {
+      assertCollectionName(collection);
+      return operation(opts, async (deadline) => {
+        // SKIP_LOCKED: another instance's sweep vacuuming the same table has it covered.
+        await read(() => query(`VACUUM (SKIP_LOCKED) ${qualifiedTable(collection)}`, [], deadline), undefined);
+      });
+    },
+
     async dropCollection(collection, opts) {
       assertCollectionName(collection);
       return operation(opts, async (deadline) => {
