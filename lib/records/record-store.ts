@@ -185,11 +185,12 @@ export interface RecordStore {
   refreshStatistics(collection: string, options?: OperationOptions): Promise<void>;
   /**
    * Gives the space of deleted records back for new ones, in a collection that is written and
-   * deleted from all the time (the automation outbox). PostgreSQL and PGlite: VACUUM, skipped when
-   * another session is vacuuming the table; a database whose autovacuum is off (PGlite has none) or
-   * behind would otherwise grow the table by every deleted record and scan those records on every
-   * read. MongoDB: nothing (WiredTiger reuses a deleted document's space). Fine when the collection
-   * does not exist.
+   * deleted from all the time (the automation outbox): on a database that vacuums nothing by itself
+   * (PGlite; a server with autovacuum off or behind) the table would otherwise grow by every deleted
+   * record, and every read would scan those records again. PostgreSQL and PGlite: VACUUM, skipped
+   * while another session vacuums the table; the freed pages stay the table's, for the next records.
+   * MongoDB: nothing (WiredTiger reuses a deleted document's space). Fine when the collection does
+   * not exist.
    */
   reclaimDeletedSpace(collection: string, options?: OperationOptions): Promise<void>;
   /** Removes a collection with its documents and indexes (fine when it does not exist). */
