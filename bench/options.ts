@@ -95,7 +95,7 @@ doing the same work, one after the other on one core, and prints requests/s, p50
   --connections N     concurrent connections (default 50)
   --rounds N          interleaved measurements per scenario and target, median reported (default 1)
   --scenarios LIST    e.g. 1,3 (default 1,2,3,4)
-  --build             run npm run build first (otherwise only when .next is missing)
+  --build             run npm run build first (otherwise only when .next is missing or older than a bundled source)
   --latency-connections N
                       then measure latency with N connections (default 1; 0 = skip): no queueing, so the
                       p50 targets are judged there (at peak a closed loop has p50 ≈ connections ÷ req/s)

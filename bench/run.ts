@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -43,6 +43,7 @@ import { runAutomationBench } from "./automations/run-automation-bench";
 import type { BenchModeContext, BenchStores } from "./bench-mode-context";
 import { runRecordsBench } from "./records/run-records-bench";
 import { compileBenchEntries, compiledEntry } from "./compiled-entries";
+import { staleBuildReason } from "./stale-build";
 
 const SERVER_CORE = 0;
 const LOAD_CORE = 1;
@@ -251,7 +252,11 @@ async function main(): Promise<number> {
 
   const workDir = mkdtempSync(path.join(os.tmpdir(), "flowpoint-bench-"));
   cleanupState.workDir = workDir;
-  if (options.build || !existsSync(".next/BUILD_ID")) await build(path.join(workDir, "build.log"));
+  const staleBuild = options.build ? "--build" : staleBuildReason(process.cwd());
+  if (staleBuild) {
+    log(`a production build is needed: ${staleBuild}`);
+    await build(path.join(workDir, "build.log"));
+  }
   await compileBenchEntries();
   const code = codeInfo();
 

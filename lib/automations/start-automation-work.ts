@@ -12,7 +12,7 @@ import { startScheduleTicker } from "./schedule/schedule-ticker";
 const OUTBOX_SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_CONCURRENCY = 8;
 
-/** Re-queues what every project with record or form automations kept while the queue was down, and keeps their outboxes small. */
+/** Re-queues what every project with record or form automations kept while the queue was down, and vacuums their outboxes. */
 async function drainOutboxes(): Promise<void> {
   const db = await getPlatformDb();
   const rows = await db
@@ -33,9 +33,9 @@ async function drainOutboxes(): Promise<void> {
 
 /**
  * Everything a process does in the background for automations: work the queue (unless
- * AUTOMATION_WORKER=off), queue schedules each minute, and re-queue runs left in outboxes (at
- * start-up and every minute). Called by
- * `npm start`/`npm run dev` and `npm run worker`. Answers the function that stops it all.
+ * AUTOMATION_WORKER=off), queue schedules each minute, and re-queue runs left in outboxes and
+ * vacuum the outboxes (at start-up and every minute). Called by `npm start`/`npm run dev` and
+ * `npm run worker`. Answers the function that stops it all.
  */
 export function startAutomationWork(): () => Promise<void> {
   // The queue's worker runs jobs with this (the queue cannot import the runner: see automation-job-runner.ts).

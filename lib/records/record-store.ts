@@ -188,9 +188,8 @@ export interface RecordStore {
    * deleted from all the time (the automation outbox): on a database that vacuums nothing by itself
    * (PGlite; a server with autovacuum off or behind) the table would otherwise grow by every deleted
    * record, and every read would scan those records again. PostgreSQL and PGlite: VACUUM, skipped
-   * while another session vacuums the table; the freed pages stay the table's, for the next records.
-   * MongoDB: nothing (WiredTiger reuses a deleted document's space). Fine when the collection does
-   * not exist.
+   * while another session vacuums the table. MongoDB: nothing (WiredTiger reuses a deleted
+   * document's space). Fine when the collection does not exist.
    */
   reclaimDeletedSpace(collection: string, options?: OperationOptions): Promise<void>;
   /** Removes a collection with its documents and indexes (fine when it does not exist). */

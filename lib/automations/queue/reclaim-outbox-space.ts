@@ -8,7 +8,7 @@ const RECLAIM_TIMEOUT_MS = 60_000;
 /**
  * Every record event leaves a deleted entry in the project's outbox. On a database that vacuums
  * nothing by itself (PGlite, or a server with autovacuum off) those entries would grow the table by
- * hundreds of megabytes an hour under load and be read again by every sweep, so the minute sweep
+ * about a gigabyte an hour at full load and be read again by every sweep, so the minute sweep
  * gives their space back (record-store.ts, reclaimDeletedSpace). Never throws.
  */
 export async function reclaimOutboxSpace(projectId: string): Promise<void> {
