@@ -1,5 +1,6 @@
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { log } from "@/lib/log";
 import { closePlatformDb } from "@/lib/platform-db/client";
 import { getProjectRecordStore } from "@/lib/projects/get-project-record-store";
 import { updateProject } from "@/lib/projects/update-project";
@@ -77,7 +78,14 @@ if (!process.env.DATABASE_URL) {
 
     it("is harmless for a project whose outbox was never written", async () => {
       const { projectId: fresh } = await createProjectFixture("No outbox yet");
-      await expect(reclaimOutboxSpace(fresh)).resolves.toBeUndefined();
+      // reclaimOutboxSpace never throws: a failure would only show as its warning.
+      const warnings = vi.spyOn(log, "warn");
+      try {
+        await reclaimOutboxSpace(fresh);
+        expect(warnings).not.toHaveBeenCalled();
+      } finally {
+        warnings.mockRestore();
+      }
     });
   });
 }
