@@ -41,6 +41,8 @@ export interface BenchOptions {
   quick: boolean;
   /** Automations: seconds each offered rate is held. */
   stepSeconds: number;
+  /** Automations: with --rates, seconds with no load between the steps (0 = none). */
+  idleSeconds: number;
   /** Automations: offered rates to hold, in order; null = step up from startRate until the backlog grows. */
   rates: number[] | null;
   startRate: number;
@@ -123,6 +125,8 @@ BullMQ reference (bench/reference/automation-reference.ts); results in bench/res
   --rounds N          the app's and the reference's ladders N times, one after the other, taking turns
                       to go first; the round with the median ratio is reported (default 1)
   --rates LIST        offered rates to hold, e.g. 250,500,1000 (default: step up until the backlog grows)
+  --idle-seconds S    with --rates, S seconds with no load before each step after the first: the app idle,
+                      as it is during the reference's ladder before the step at the target rate (default 0)
   --start-rate R      first offered rate of the step-up (default 200)
   --rate-factor F     step-up factor (default 1.5)
   --refine N          bisections between the last flat and the first growing rate (default 3)
@@ -192,6 +196,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
       quick: { type: "boolean", default: false },
       "step-seconds": { type: "string" },
       rates: { type: "string" },
+      "idle-seconds": { type: "string" },
       "start-rate": { type: "string" },
       "rate-factor": { type: "string" },
       refine: { type: "string" },
@@ -217,6 +222,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
   if (values.help) return null;
 
   const records = values.records === undefined ? null : positiveNumber("records", values.records, 0, true);
+  if (values["idle-seconds"] && !values.rates) throw new Error("--idle-seconds pauses between the steps of --rates: give them");
   if (values["writes-alone"] && !values.rates) throw new Error("--writes-alone holds the rates of --rates: give them");
   if (records !== null && values.automations) throw new Error("--records and --automations are separate benchmarks: choose one");
   if (records !== null && records < 100) throw new Error("--records must be at least 100 (the selective filter matches 100 records)");
@@ -275,6 +281,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     quick,
     stepSeconds: positiveNumber("step-seconds", values["step-seconds"], quick ? 3 : 10),
     rates,
+    idleSeconds: values["idle-seconds"] === undefined || values["idle-seconds"] === "0" ? 0 : positiveNumber("idle-seconds", values["idle-seconds"], 0),
     startRate: positiveNumber("start-rate", values["start-rate"], 200, true),
     rateFactor,
     refineSteps: values.refine === "0" ? 0 : positiveNumber("refine", values.refine, quick ? 0 : 3, true),

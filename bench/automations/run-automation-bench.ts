@@ -347,7 +347,13 @@ async function findSustainedRate(
   };
 
   if (ladder.rates) {
-    for (const rate of ladder.rates) await measure(rate);
+    for (const [index, rate] of ladder.rates.entries()) {
+      if (index > 0 && options.idleSeconds > 0) {
+        context.log(`idle for ${options.idleSeconds} s before the step at ${rate}/s (--idle-seconds)`);
+        await sleep(options.idleSeconds * 1000);
+      }
+      await measure(rate);
+    }
   } else {
     let lastFlat: number | null = null;
     let firstGrowing: number | null = null;

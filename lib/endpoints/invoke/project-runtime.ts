@@ -75,19 +75,29 @@ export interface ProjectRuntime {
  * key-value store on every call, so an edit is visible to the next call on every instance. Every
  * change the hot path depends on bumps the generation: endpoints, schemas, automations, API keys
  * and project settings.
- * The age limit bounds staleness while that store is unreachable. A runtime past it whose
- * generation still matches keeps answering for a short grace while a fresh one loads in the
- * background: a reload (five platform reads, 20–300 ms under load) then stalls no call, where
- * waiting for it held every call of the project once per age limit. Past the grace (the platform
- * database failing every reload), calls wait for a load again, as they do for a new generation.
+ * The age limit bounds staleness while that store is unreachable (or dropped a bump). A runtime
+ * past it whose generation still matches keeps answering while a fresh one loads in the background,
+ * however long the project was quiet: a reload (five platform reads, 20–300 ms under load, on
+ * connections the pool may have closed meanwhile) then stalls no call. Waiting for it held every
+ * call of the project once per age limit, and held the first burst after a pause of over 40 s
+ * for hundreds of milliseconds. Only once the reloads have failed for longer than a grace (the
+ * platform database down) do calls wait for a load again, as they do for a new generation.
  */
 export const RUNTIME_MAX_AGE_MS = 30_000;
-/** How old a runtime may be and still answer while a fresh one loads: the age limit and the grace. */
-export const RUNTIME_STALE_LIMIT_MS = RUNTIME_MAX_AGE_MS + 10_000;
+/** How long a runtime past its age answers while the reloads it started keep failing. */
+export const RUNTIME_REFRESH_GRACE_MS = 10_000;
 const MAX_PROJECTS = 5_000;
 
 const cache = new Map<string, ProjectRuntime>();
 const loading = new Map<string, Promise<ProjectRuntime | null>>();
+/** When a cached runtime past its age first started a reload; a successful reload replaces the runtime. */
+const refreshStartedAt = new WeakMap<ProjectRuntime, number>();
+
+/** Past its age, and its reloads have failed for longer than the grace: no longer answers. */
+function refreshOverdue(runtime: ProjectRuntime, now: number): boolean {
+  const startedAt = refreshStartedAt.get(runtime);
+  return startedAt !== undefined && now - startedAt >= RUNTIME_REFRESH_GRACE_MS;
+}
 
 function toRuntimeEndpoint(definition: EndpointDefinition): RuntimeEndpoint {
   const steps = parseStoredSteps(definition.steps, { endpointId: definition.id });
@@ -179,7 +189,7 @@ async function loadProjectRuntime(projectId: string, generation: string): Promis
  */
 export function peekProjectRuntime(projectId: string): ProjectRuntime | undefined {
   const cached = cache.get(projectId);
-  return cached && Date.now() - cached.loadedAt < RUNTIME_STALE_LIMIT_MS ? cached : undefined;
+  return cached && !refreshOverdue(cached, Date.now()) ? cached : undefined;
 }
 
 /**
@@ -191,9 +201,10 @@ export async function getProjectRuntime(projectId: string, options: { generation
   const generation = await readProjectGeneration(projectId, { sharedMaxAgeMs: options.generationMaxAgeMs });
   const cached = cache.get(projectId);
   if (cached && cached.generation === generation) {
-    const age = Date.now() - cached.loadedAt;
-    if (age < RUNTIME_MAX_AGE_MS) return cached;
-    if (age < RUNTIME_STALE_LIMIT_MS) {
+    const now = Date.now();
+    if (now - cached.loadedAt < RUNTIME_MAX_AGE_MS) return cached;
+    if (!refreshOverdue(cached, now)) {
+      if (!refreshStartedAt.has(cached)) refreshStartedAt.set(cached, now);
       if (!loading.has(loadKey(projectId, generation))) {
         loadRuntimeOnce(projectId, generation).catch((error: unknown) =>
           log.warn("project runtime could not be refreshed: the cached one answers meanwhile", { projectId, error }),
