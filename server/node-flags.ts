@@ -13,7 +13,7 @@
  * `--no-memory-reducer`: V8's memory reducer gives an idle process's heap back to the system, and the
  * first seconds of load after the pause then go to garbage collection while the heap grows again. In
  * the benchmark a burst of 870 record writes a second, 150 s after the last one, kept the server and
- * the worker behind for about two seconds: 585–874 runs waited at the worst moment, and the step's
+ * the worker behind for about two seconds: 626–874 runs waited at the worst moment, and the step's
  * delay p99 was 591–967 ms in six such steps, against 211–221 runs and 211–218 ms without the
  * reducer. Steps without the pause were alike either way (bench/README.md, "2026-12-07 (Intel, later)").
  * A floor under the young generation (`--min-semi-space-size=16`) did not help, so it is not the
