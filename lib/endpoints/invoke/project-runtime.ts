@@ -79,9 +79,9 @@ export interface ProjectRuntime {
  * past it whose generation still matches keeps answering while a fresh one loads in the background,
  * however long the project was quiet: a reload (five platform reads, 20–300 ms under load, on
  * connections the pool may have closed meanwhile) then stalls no call. Waiting for it held every
- * call of the project once per age limit, and held the first burst after a pause of over 40 s
- * for hundreds of milliseconds. Only once the reloads have failed for longer than a grace (the
- * platform database down) do calls wait for a load again, as they do for a new generation.
+ * call of the project once per age limit, and every call that came after a pause of over 40 s.
+ * Only once the reloads have failed for longer than a grace (the platform database down) do calls
+ * wait for a load again, as they do for a new generation.
  */
 export const RUNTIME_MAX_AGE_MS = 30_000;
 /** How long a runtime past its age answers while the reloads it started keep failing. */
