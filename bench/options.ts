@@ -281,7 +281,7 @@ export function parseBenchOptions(argv: string[]): BenchOptions | null {
     quick,
     stepSeconds: positiveNumber("step-seconds", values["step-seconds"], quick ? 3 : 10),
     rates,
-    idleSeconds: values["idle-seconds"] === undefined || values["idle-seconds"] === "0" ? 0 : positiveNumber("idle-seconds", values["idle-seconds"], 0),
+    idleSeconds: values["idle-seconds"] === "0" ? 0 : positiveNumber("idle-seconds", values["idle-seconds"], 0),
     startRate: positiveNumber("start-rate", values["start-rate"], 200, true),
     rateFactor,
     refineSteps: values.refine === "0" ? 0 : positiveNumber("refine", values.refine, quick ? 0 : 3, true),

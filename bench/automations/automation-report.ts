@@ -147,6 +147,15 @@ export interface WriteThroughput {
   ratio: number;
   ratioWithWorkerAlongside: number;
   met: boolean;
+  /** The reference design's own with ÷ without (reported, not judged); null without a reference. Absent in reports before 2026-12-07. */
+  reference?: ReferenceWriteThroughput | null;
+}
+
+/** The reference server's writes with its BullMQ add after the INSERT ÷ without it (`?queue=off`), its worker paused. */
+export interface ReferenceWriteThroughput {
+  withoutQueue: WriteLoadSummary;
+  withQueue: WriteLoadSummary;
+  ratio: number;
 }
 
 export interface KillCheck {
@@ -300,6 +309,11 @@ export function formatAutomationSummary(report: AutomationBenchReport): string {
     lines.push(
       `  records API writes/s with ÷ without    ${fixed(writes.withAutomation.writesPerSecond, 0)} ÷ ${fixed(writes.withoutAutomation.writesPerSecond, 0)} = ${fixed(writes.ratio * 100, 0)} % (≥ ${targets.writeThroughput.min * 100} %) ${mark(writes.met)} (worker paused; with it running on the same cores: ${fixed(writes.withWorkerAlongside.writesPerSecond, 0)} = ${fixed(writes.ratioWithWorkerAlongside * 100, 0)} %); CPU per write: server ${fixed(writes.withoutAutomation.serverCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.serverCpuMsPerWrite, 3)} ms, PostgreSQL ${fixed(writes.withoutAutomation.databaseCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.databaseCpuMsPerWrite, 3)} ms, Redis ${fixed(writes.withoutAutomation.redisCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.redisCpuMsPerWrite, 3)} ms, all processes ${fixed(writes.withoutAutomation.machineCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.machineCpuMsPerWrite, 3)} ms`,
     );
+    const reference = writes.reference;
+    if (reference)
+      lines.push(
+        `    the reference's writes/s with ÷ without its enqueue  ${fixed(reference.withQueue.writesPerSecond, 0)} ÷ ${fixed(reference.withoutQueue.writesPerSecond, 0)} = ${fixed(reference.ratio * 100, 0)} % (reported, not judged: node:http + INSERT, then BullMQ add or not, worker paused); CPU per write: server ${fixed(reference.withoutQueue.serverCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.serverCpuMsPerWrite, 3)} ms, PostgreSQL ${fixed(reference.withoutQueue.databaseCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.databaseCpuMsPerWrite, 3)} ms, Redis ${fixed(reference.withoutQueue.redisCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.redisCpuMsPerWrite, 3)} ms, all processes ${fixed(reference.withoutQueue.machineCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.machineCpuMsPerWrite, 3)} ms`,
+      );
   }
   if (report.kill) {
     const kill = report.kill;

@@ -39,7 +39,9 @@ import {
   type DelaySummary,
   type KillCheck,
   type RateStep,
+  type ReferenceWriteThroughput,
   type TargetLadder,
+  type WriteLoadSummary,
   type WritesAlone,
   type WriteThroughput,
 } from "./automation-report";
@@ -483,17 +485,18 @@ function cpuMsPer(ticks: number | null | undefined, count: number): number | nul
  * outbox entry, the queueing — and its runs drained afterwards; and on with the worker running
  * beside it, which on this 2-core machine also takes the runs' CPU from the server, PostgreSQL and
  * Redis (a deployment that scales them apart with `npm run worker` does not). The target is judged
- * on the second; the third is reported.
+ * on the second; the third is reported. Then, with a reference, the same for its design
+ * (measureReferenceWrites).
  */
 async function measureWriteThroughput(
   context: AutomationBenchContext,
   app: EventTarget,
   project: AutomationBenchProject,
   profilers: InspectorProfiler[] | null,
+  reference: EventTarget | null,
 ): Promise<WriteThroughput> {
   const { options, log } = context;
   const serverPid = app.processes()[0]!.pid;
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number;
   const modes = ["without", "with", "alongside"] as const;
   const rounds: Record<(typeof modes)[number], MeasuredWrites[]> = { without: [], with: [], alongside: [] };
   const labels = { without: "without the automation", with: "with the automation, worker paused", alongside: "with the automation, worker running" };
@@ -538,26 +541,12 @@ async function measureWriteThroughput(
     }
   }
   if (serverProfiles.without && serverProfiles.with) console.log(`\n${formatWriteOverhead(serverProfiles.without, serverProfiles.with)}\n`);
-  const summary = (loads: MeasuredWrites[]) => {
-    const rates = loads.map((load) => load.writesPerSecond);
-    const chosen = loads.find((load) => load.writesPerSecond === median(rates)) as MeasuredWrites;
-    return {
-      writesPerSecond: chosen.writesPerSecond,
-      p50Ms: chosen.latencyMs.p50,
-      p99Ms: chosen.latencyMs.p99,
-      serverCpuMsPerWrite: chosen.serverCpuMsPerWrite,
-      databaseCpuMsPerWrite: chosen.databaseCpuMsPerWrite,
-      redisCpuMsPerWrite: chosen.redisCpuMsPerWrite,
-      machineCpuMsPerWrite: chosen.machineCpuMsPerWrite,
-      failures: loads.reduce((sum, load) => sum + load.failures, 0),
-      rounds: rates.map(Math.round),
-    };
-  };
-  const without = summary(rounds.without);
-  const withAutomation = summary(rounds.with);
-  const alongside = { ...summary(rounds.alongside), drainSeconds };
+  const without = summarizeWriteRounds(rounds.without);
+  const withAutomation = summarizeWriteRounds(rounds.with);
+  const alongside = { ...summarizeWriteRounds(rounds.alongside), drainSeconds };
   const ratio = withAutomation.writesPerSecond / without.writesPerSecond;
   return {
+    reference: reference ? await measureReferenceWrites(context, reference) : null,
     connections: options.connections,
     seconds: options.durationSeconds,
     withoutAutomation: without,
@@ -567,6 +556,67 @@ async function measureWriteThroughput(
     ratioWithWorkerAlongside: alongside.writesPerSecond / without.writesPerSecond,
     met: ratio >= AUTOMATION_TARGETS.minWriteThroughputRatio,
   };
+}
+
+/** The round whose write rate is the median (of an even number, the lower middle one), as the report shows it. */
+function summarizeWriteRounds(loads: readonly MeasuredWrites[]): WriteLoadSummary {
+  const rates = loads.map((load) => load.writesPerSecond);
+  const median = [...rates].sort((a, b) => a - b)[Math.floor((rates.length - 1) / 2)];
+  const chosen = loads.find((load) => load.writesPerSecond === median) as MeasuredWrites;
+  return {
+    writesPerSecond: chosen.writesPerSecond,
+    p50Ms: chosen.latencyMs.p50,
+    p99Ms: chosen.latencyMs.p99,
+    serverCpuMsPerWrite: chosen.serverCpuMsPerWrite,
+    databaseCpuMsPerWrite: chosen.databaseCpuMsPerWrite,
+    redisCpuMsPerWrite: chosen.redisCpuMsPerWrite,
+    machineCpuMsPerWrite: chosen.machineCpuMsPerWrite,
+    failures: loads.reduce((sum, load) => sum + load.failures, 0),
+    rounds: rates.map(Math.round),
+  };
+}
+
+/**
+ * The reference design's writes with ÷ without its enqueue, in the same closed loop and rounds as
+ * the app's write check: `?queue=off` answers after the INSERT; otherwise every write also adds its
+ * BullMQ job, the reference's worker paused (and its jobs drained afterwards). What queueing an
+ * event before the answer costs the writes of a design with nothing else in its way, beside the
+ * app's figure, which also pays the outbox entry. Reported, not judged.
+ */
+async function measureReferenceWrites(context: AutomationBenchContext, reference: EventTarget): Promise<ReferenceWriteThroughput> {
+  const { options, log } = context;
+  const serverPid = reference.processes()[0]!.pid;
+  const modes = ["without", "with"] as const;
+  const rounds: Record<(typeof modes)[number], MeasuredWrites[]> = { without: [], with: [] };
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const mode of round % 2 === 1 ? modes : [...modes].reverse()) {
+      await settle([reference]);
+      const closedLoop = {
+        baseUrl: reference.baseUrl,
+        path: mode === "without" ? `${reference.path}?queue=off` : reference.path,
+        connections: options.connections,
+        headers: reference.headers,
+        body: eventBody,
+      };
+      if (mode === "with") signalWorkers(reference, "SIGSTOP");
+      let load: MeasuredWrites;
+      try {
+        if (options.warmupSeconds > 0) await runWriteLoad({ ...closedLoop, durationSeconds: options.warmupSeconds });
+        load = await measureWrites(serverPid, { ...closedLoop, durationSeconds: options.durationSeconds });
+      } finally {
+        if (mode === "with") signalWorkers(reference, "SIGCONT");
+      }
+      await waitForDrain(reference, 600_000);
+      rounds[mode].push(load);
+      log(
+        `reference writes ${mode === "without" ? "without its enqueue" : "with its enqueue, worker paused"}${options.rounds > 1 ? ` (round ${round})` : ""}: ${load.writesPerSecond.toFixed(0)} writes/s, ` +
+          `p50 ${load.latencyMs.p50.toFixed(1)} ms, CPU ms/write: server ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${load.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${load.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, machine ${load.machineCpuMsPerWrite?.toFixed(3) ?? "?"} (${load.machineBusy === null ? "?" : Math.round(load.machineBusy * 100)} % busy)${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}`,
+      );
+    }
+  }
+  const withoutQueue = summarizeWriteRounds(rounds.without);
+  const withQueue = summarizeWriteRounds(rounds.with);
+  return { withoutQueue, withQueue, ratio: withQueue.writesPerSecond / withoutQueue.writesPerSecond };
 }
 
 async function connectProfilers(context: AutomationBenchContext, processes: readonly ManagedProcess[]): Promise<InspectorProfiler[]> {
@@ -823,7 +873,7 @@ export async function runAutomationBench(context: AutomationBenchContext): Promi
   log(`warmed up at ${warmRate} writes/s for ${warmSeconds} s`);
 
   const profilers = options.cpuProfile ? await connectProfilers(context, appTarget.processes()) : null;
-  const writes = options.writeCheck ? await measureWriteThroughput(context, appTarget, project, profilers) : null;
+  const writes = options.writeCheck ? await measureWriteThroughput(context, appTarget, project, profilers, referenceTarget) : null;
   const writesAlone = options.writesAlone ? await measureWritesAlone(context, appTarget, project) : null;
   await project.setAutomationEnabled(true);
 

@@ -6,7 +6,8 @@
  *   record (the record store's table layout: `id text PRIMARY KEY, doc jsonb`, an index on
  *   createdAt), enqueues one BullMQ job carrying the record (the job id is the event's, so a job
  *   queued twice runs once) and answers 201 with the record. No authentication, no schema, no
- *   validation, no trigger lookup.
+ *   validation, no trigger lookup. `POST /records/events?queue=off` answers after the INSERT and
+ *   queues nothing: the write check's measure of what the enqueue costs this design's writes.
  * - `worker`: a BullMQ worker, concurrency 20, that per job notes the start time and INSERTs one row
  *   (`runs`: the source record's id and the start), the counterpart of the app's Create step plus
  *   execution log.
@@ -61,7 +62,7 @@ async function startServer(pool: pg.Pool, connection: Redis, prefix: string): Pr
   const insert = `INSERT INTO ${REFERENCE_SCHEMA}.events (id, doc) VALUES ($1, $2::jsonb)`;
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
-    const path = (req.url ?? "/").split("?")[0];
+    const [path, query] = (req.url ?? "/").split("?");
     if (path === "/health") return send(res, 200, '{"status":"ok"}');
     if (req.method !== "POST" || path !== "/records/events") return send(res, 404, '{"error":"not found"}');
     const text = await readBody(req);
@@ -75,6 +76,7 @@ async function startServer(pool: pg.Pool, connection: Redis, prefix: string): Pr
     const now = new Date().toISOString();
     const record = { id: newId("record"), ...values, createdAt: now, updatedAt: now };
     await pool.query(insert, [record.id, JSON.stringify(record)]);
+    if (query === "queue=off") return send(res, 201, JSON.stringify(record));
     const eventId = newId("event");
     await queue.add(
       "record",
