@@ -282,6 +282,15 @@ export function formatLadder(ladder: TargetLadder): string {
   return `${summary}\n${table(header, rows)}`;
 }
 
+/** "CPU per write: server a → b ms, …": each process's CPU per write in two write check modes. */
+function cpuPerWriteChange(before: WriteLoadSummary, after: WriteLoadSummary): string {
+  const change = (ms: (summary: WriteLoadSummary) => number | null) => `${fixed(ms(before), 3)} → ${fixed(ms(after), 3)} ms`;
+  return (
+    `CPU per write: server ${change((summary) => summary.serverCpuMsPerWrite)}, PostgreSQL ${change((summary) => summary.databaseCpuMsPerWrite)}, ` +
+    `Redis ${change((summary) => summary.redisCpuMsPerWrite)}, all processes ${change((summary) => summary.machineCpuMsPerWrite)}`
+  );
+}
+
 export function formatAutomationSummary(report: AutomationBenchReport): string {
   const { targets } = report;
   const lines = [
@@ -307,12 +316,12 @@ export function formatAutomationSummary(report: AutomationBenchReport): string {
   if (targets.writeThroughput && report.writes) {
     const { writes } = report;
     lines.push(
-      `  records API writes/s with ÷ without    ${fixed(writes.withAutomation.writesPerSecond, 0)} ÷ ${fixed(writes.withoutAutomation.writesPerSecond, 0)} = ${fixed(writes.ratio * 100, 0)} % (≥ ${targets.writeThroughput.min * 100} %) ${mark(writes.met)} (worker paused; with it running on the same cores: ${fixed(writes.withWorkerAlongside.writesPerSecond, 0)} = ${fixed(writes.ratioWithWorkerAlongside * 100, 0)} %); CPU per write: server ${fixed(writes.withoutAutomation.serverCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.serverCpuMsPerWrite, 3)} ms, PostgreSQL ${fixed(writes.withoutAutomation.databaseCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.databaseCpuMsPerWrite, 3)} ms, Redis ${fixed(writes.withoutAutomation.redisCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.redisCpuMsPerWrite, 3)} ms, all processes ${fixed(writes.withoutAutomation.machineCpuMsPerWrite, 3)} → ${fixed(writes.withAutomation.machineCpuMsPerWrite, 3)} ms`,
+      `  records API writes/s with ÷ without    ${fixed(writes.withAutomation.writesPerSecond, 0)} ÷ ${fixed(writes.withoutAutomation.writesPerSecond, 0)} = ${fixed(writes.ratio * 100, 0)} % (≥ ${targets.writeThroughput.min * 100} %) ${mark(writes.met)} (worker paused; with it running on the same cores: ${fixed(writes.withWorkerAlongside.writesPerSecond, 0)} = ${fixed(writes.ratioWithWorkerAlongside * 100, 0)} %); ${cpuPerWriteChange(writes.withoutAutomation, writes.withAutomation)}`,
     );
     const reference = writes.reference;
     if (reference)
       lines.push(
-        `    the reference's writes/s with ÷ without its enqueue  ${fixed(reference.withQueue.writesPerSecond, 0)} ÷ ${fixed(reference.withoutQueue.writesPerSecond, 0)} = ${fixed(reference.ratio * 100, 0)} % (reported, not judged: node:http + INSERT, then BullMQ add or not, worker paused); CPU per write: server ${fixed(reference.withoutQueue.serverCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.serverCpuMsPerWrite, 3)} ms, PostgreSQL ${fixed(reference.withoutQueue.databaseCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.databaseCpuMsPerWrite, 3)} ms, Redis ${fixed(reference.withoutQueue.redisCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.redisCpuMsPerWrite, 3)} ms, all processes ${fixed(reference.withoutQueue.machineCpuMsPerWrite, 3)} → ${fixed(reference.withQueue.machineCpuMsPerWrite, 3)} ms`,
+        `    the reference's writes/s with ÷ without its enqueue  ${fixed(reference.withQueue.writesPerSecond, 0)} ÷ ${fixed(reference.withoutQueue.writesPerSecond, 0)} = ${fixed(reference.ratio * 100, 0)} % (reported, not judged: node:http + INSERT, then BullMQ add or not, worker paused); ${cpuPerWriteChange(reference.withoutQueue, reference.withQueue)}`,
       );
   }
   if (report.kill) {

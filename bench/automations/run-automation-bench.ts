@@ -534,8 +534,7 @@ async function measureWriteThroughput(
       if (mode === "alongside") drainSeconds = Math.max(drainSeconds, (Date.now() - drainStarted) / 1000);
       rounds[mode].push(load);
       log(
-        `records API writes ${labels[mode]}${options.rounds > 1 ? ` (round ${round})` : ""}: ${load.writesPerSecond.toFixed(0)} writes/s, ` +
-          `p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms, CPU ms/write: server ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${load.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${load.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, machine ${load.machineCpuMsPerWrite?.toFixed(3) ?? "?"} (${load.machineBusy === null ? "?" : Math.round(load.machineBusy * 100)} % busy)${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}` +
+        `records API writes ${labels[mode]}${options.rounds > 1 ? ` (round ${round})` : ""}: ${describeWrites(load)}` +
           (mode === "without" ? "" : ` (its runs drained ${((Date.now() - drainStarted) / 1000).toFixed(1)} s after the load)`),
       );
     }
@@ -545,8 +544,8 @@ async function measureWriteThroughput(
   const withAutomation = summarizeWriteRounds(rounds.with);
   const alongside = { ...summarizeWriteRounds(rounds.alongside), drainSeconds };
   const ratio = withAutomation.writesPerSecond / without.writesPerSecond;
+  const referenceWrites = reference ? await measureReferenceWrites(context, reference) : null;
   return {
-    reference: reference ? await measureReferenceWrites(context, reference) : null,
     connections: options.connections,
     seconds: options.durationSeconds,
     withoutAutomation: without,
@@ -555,7 +554,18 @@ async function measureWriteThroughput(
     ratio,
     ratioWithWorkerAlongside: alongside.writesPerSecond / without.writesPerSecond,
     met: ratio >= AUTOMATION_TARGETS.minWriteThroughputRatio,
+    reference: referenceWrites,
   };
+}
+
+/** A closed loop's rate, latencies and CPU per write, as the write checks log each round. */
+function describeWrites(load: MeasuredWrites): string {
+  return (
+    `${load.writesPerSecond.toFixed(0)} writes/s, p50 ${load.latencyMs.p50.toFixed(1)} ms, p99 ${load.latencyMs.p99.toFixed(1)} ms, ` +
+    `CPU ms/write: server ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${load.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${load.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, ` +
+    `machine ${load.machineCpuMsPerWrite?.toFixed(3) ?? "?"} (${load.machineBusy === null ? "?" : Math.round(load.machineBusy * 100)} % busy)` +
+    (load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : "")
+  );
 }
 
 /** The round whose write rate is the median (of an even number, the lower middle one), as the report shows it. */
@@ -609,8 +619,7 @@ async function measureReferenceWrites(context: AutomationBenchContext, reference
       await waitForDrain(reference, 600_000);
       rounds[mode].push(load);
       log(
-        `reference writes ${mode === "without" ? "without its enqueue" : "with its enqueue, worker paused"}${options.rounds > 1 ? ` (round ${round})` : ""}: ${load.writesPerSecond.toFixed(0)} writes/s, ` +
-          `p50 ${load.latencyMs.p50.toFixed(1)} ms, CPU ms/write: server ${load.serverCpuMsPerWrite?.toFixed(3) ?? "?"}, PostgreSQL ${load.databaseCpuMsPerWrite?.toFixed(3) ?? "?"}, Redis ${load.redisCpuMsPerWrite?.toFixed(3) ?? "?"}, machine ${load.machineCpuMsPerWrite?.toFixed(3) ?? "?"} (${load.machineBusy === null ? "?" : Math.round(load.machineBusy * 100)} % busy)${load.failures > 0 ? `, ${load.failures} failed ${JSON.stringify(load.statuses)}` : ""}`,
+        `reference writes ${mode === "without" ? "without its enqueue" : "with its enqueue, worker paused"}${options.rounds > 1 ? ` (round ${round})` : ""}: ${describeWrites(load)}`,
       );
     }
   }
