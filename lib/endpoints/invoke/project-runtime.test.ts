@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { log } from "@/lib/log";
 import { getPlatformDb } from "@/lib/platform-db/client";
 import { projects } from "@/lib/platform-db/schema";
 import { createProjectFixture } from "@/test/fixtures";
@@ -11,9 +12,29 @@ async function renameQuietly(projectId: string, name: string): Promise<void> {
   await db.update(projects).set({ name }).where(eq(projects.id, projectId));
 }
 
+/** Counts the background reloads that failed (each logs one warning), so that a test can wait for one. */
+function watchFailedReloads(): { count(): number; restore(): void } {
+  const warnings = vi.spyOn(log, "warn");
+  return {
+    count: () => warnings.mock.calls.filter(([message]) => message === "project runtime could not be refreshed: the cached one answers meanwhile").length,
+    restore: () => warnings.mockRestore(),
+  };
+}
+
+/** Breaks the project's stored database URL (it no longer decrypts): every reload of the project fails. Answers how to repair it. */
+async function breakProjectDatabase(projectId: string): Promise<(name: string) => Promise<void>> {
+  const db = await getPlatformDb();
+  const [original] = await db.select().from(projects).where(eq(projects.id, projectId));
+  await db.update(projects).set({ databaseKind: "postgres", databaseUrlEncrypted: "not-a-ciphertext" }).where(eq(projects.id, projectId));
+  return async (name) => {
+    await db.update(projects).set({ databaseKind: original!.databaseKind, databaseUrlEncrypted: original!.databaseUrlEncrypted, name }).where(eq(projects.id, projectId));
+  };
+}
+
 describe("project runtime: reloads by age", () => {
   afterEach(() => {
     vi.useRealTimers();
+    vi.restoreAllMocks();
   });
 
   it("answers from the cached runtime past its age while a fresh one loads, and then uses the fresh one", async () => {
@@ -48,29 +69,46 @@ describe("project runtime: reloads by age", () => {
 
   it("waits for a load once the reloads have failed for longer than the grace, and fails with it", async () => {
     const { projectId } = await createProjectFixture("Before");
-    const db = await getPlatformDb();
-    const [original] = await db.select().from(projects).where(eq(projects.id, projectId));
+    const failedReloads = watchFailedReloads();
     vi.useFakeTimers({ toFake: ["Date"] });
     const first = (await getProjectRuntime(projectId))!;
-    // A stored database URL that no longer decrypts: every reload of the project fails.
-    await db.update(projects).set({ databaseKind: "postgres", databaseUrlEncrypted: "not-a-ciphertext" }).where(eq(projects.id, projectId));
+    const repair = await breakProjectDatabase(projectId);
 
     vi.setSystemTime(Date.now() + RUNTIME_MAX_AGE_MS + 1);
     expect(await getProjectRuntime(projectId)).toBe(first);
+    await vi.waitFor(() => expect(failedReloads.count()).toBe(1), { timeout: 5_000, interval: 20 });
     // Within the grace the cached runtime keeps answering while each call's reload fails.
     vi.setSystemTime(Date.now() + RUNTIME_REFRESH_GRACE_MS - 1_000);
     expect(await getProjectRuntime(projectId)).toBe(first);
+    await vi.waitFor(() => expect(failedReloads.count()).toBe(2), { timeout: 5_000, interval: 20 });
 
     vi.setSystemTime(Date.now() + 1_001);
     expect(peekProjectRuntime(projectId)).toBeUndefined();
     await expect(getProjectRuntime(projectId)).rejects.toThrow();
 
-    await db
-      .update(projects)
-      .set({ databaseKind: original!.databaseKind, databaseUrlEncrypted: original!.databaseUrlEncrypted, name: "Repaired" })
-      .where(eq(projects.id, projectId));
+    await repair("Repaired");
     const fresh = (await getProjectRuntime(projectId))!;
     expect(fresh).not.toBe(first);
     expect(fresh.project.name).toBe("Repaired");
+  });
+
+  it("answers at once after a quiet spell longer than the grace, though the reload before it failed", async () => {
+    const { projectId } = await createProjectFixture("Before");
+    const failedReloads = watchFailedReloads();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const first = (await getProjectRuntime(projectId))!;
+    const repair = await breakProjectDatabase(projectId);
+
+    vi.setSystemTime(Date.now() + RUNTIME_MAX_AGE_MS + 1);
+    expect(await getProjectRuntime(projectId)).toBe(first);
+    await vi.waitFor(() => expect(failedReloads.count()).toBe(1), { timeout: 5_000, interval: 20 });
+    await repair("After the pause");
+
+    // One failure a while ago says nothing of now: the call answers and reloads in the background.
+    vi.setSystemTime(Date.now() + RUNTIME_REFRESH_GRACE_MS + 5_000);
+    expect(peekProjectRuntime(projectId)).toBe(first);
+    expect(await getProjectRuntime(projectId)).toBe(first);
+    await vi.waitFor(async () => expect((await getProjectRuntime(projectId))!.project.name).toBe("After the pause"), { timeout: 5_000, interval: 50 });
+    expect(failedReloads.count()).toBe(1);
   });
 });

@@ -90,13 +90,21 @@ const MAX_PROJECTS = 5_000;
 
 const cache = new Map<string, ProjectRuntime>();
 const loading = new Map<string, Promise<ProjectRuntime | null>>();
-/** When a cached runtime past its age first started a reload; a successful reload replaces the runtime. */
-const refreshStartedAt = new WeakMap<ProjectRuntime, number>();
+/** A cached runtime's reloads past its age: when the first began, when the last failed. A successful reload replaces the runtime. */
+interface RefreshAttempts {
+  startedAt: number;
+  failedAt?: number;
+}
+const refreshAttempts = new WeakMap<ProjectRuntime, RefreshAttempts>();
 
-/** Past its age, and its reloads have failed for longer than the grace: no longer answers. */
+/**
+ * Past its age, and its reloads have been failing for longer than the grace: no longer answers.
+ * A reload that failed before a quiet spell longer than the grace says nothing of now: the next
+ * call answers and tries again rather than wait.
+ */
 function refreshOverdue(runtime: ProjectRuntime, now: number): boolean {
-  const startedAt = refreshStartedAt.get(runtime);
-  return startedAt !== undefined && now - startedAt >= RUNTIME_REFRESH_GRACE_MS;
+  const attempts = refreshAttempts.get(runtime);
+  return attempts?.failedAt !== undefined && now - attempts.failedAt < RUNTIME_REFRESH_GRACE_MS && now - attempts.startedAt >= RUNTIME_REFRESH_GRACE_MS;
 }
 
 function toRuntimeEndpoint(definition: EndpointDefinition): RuntimeEndpoint {
@@ -204,11 +212,17 @@ export async function getProjectRuntime(projectId: string, options: { generation
     const now = Date.now();
     if (now - cached.loadedAt < RUNTIME_MAX_AGE_MS) return cached;
     if (!refreshOverdue(cached, now)) {
-      if (!refreshStartedAt.has(cached)) refreshStartedAt.set(cached, now);
+      let attempts = refreshAttempts.get(cached);
+      if (!attempts || (attempts.failedAt !== undefined && now - attempts.failedAt >= RUNTIME_REFRESH_GRACE_MS)) {
+        attempts = { startedAt: now };
+        refreshAttempts.set(cached, attempts);
+      }
       if (!loading.has(loadKey(projectId, generation))) {
-        loadRuntimeOnce(projectId, generation).catch((error: unknown) =>
-          log.warn("project runtime could not be refreshed: the cached one answers meanwhile", { projectId, error }),
-        );
+        const failing = attempts;
+        loadRuntimeOnce(projectId, generation).catch((error: unknown) => {
+          failing.failedAt = Date.now();
+          log.warn("project runtime could not be refreshed: the cached one answers meanwhile", { projectId, error });
+        });
       }
       return cached;
     }
