@@ -6,6 +6,12 @@ import { Redis } from "ioredis";
 export const POSTGRES_SERVER = process.env.BENCH_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432";
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 
+/** `host:port` of the PostgreSQL server, as the app's egress allowance (OUTBOUND_ALLOWED_HOSTS) names it. */
+export function postgresServerHost(): string {
+  const url = new URL(POSTGRES_SERVER);
+  return `${url.hostname}:${url.port || 5432}`;
+}
+
 export function databaseUrl(name: string): string {
   return `${POSTGRES_SERVER}/${name}`;
 }

@@ -3,6 +3,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LoadResult } from "./load/run-load";
+import type { RoundTripCost } from "./round-trip-probe";
 import { MAX_RSS_DRIFT, MIN_THROUGHPUT_RATIO, type Scenario } from "./scenarios";
 
 /** How the after-response execution logs kept up with the answers of one measured run. */
@@ -73,7 +74,17 @@ export interface BenchReport {
   date: string;
   /** What was measured: the checked-out commit (others' uncommitted work may be in the tree) and the .next build. */
   code: { commit: string | null; buildId: string | null };
-  machine: { cpu: string; cores: number; memoryGiB: number; node: string; os: string; loadAverageAtStart: number[]; loadAverageAtEnd: number[] };
+  machine: {
+    cpu: string;
+    cores: number;
+    memoryGiB: number;
+    node: string;
+    os: string;
+    loadAverageAtStart: number[];
+    loadAverageAtEnd: number[];
+    /** One message to another process and its answer, measured at the start (bench/round-trip-probe.ts); absent in reports before 2026-12-07. */
+    roundTrip?: RoundTripCost;
+  };
   settings: {
     durationSeconds: number;
     warmupSeconds: number;
@@ -104,7 +115,7 @@ export function codeInfo(): BenchReport["code"] {
   return { commit: commit.status === 0 ? commit.stdout.trim() : null, buildId };
 }
 
-export function machineInfo(): Omit<BenchReport["machine"], "loadAverageAtEnd"> {
+export function machineInfo(): Omit<BenchReport["machine"], "loadAverageAtEnd" | "roundTrip"> {
   const cpus = os.cpus();
   return {
     cpu: cpus[0]?.model.trim() ?? "unknown",

@@ -19,7 +19,7 @@ import { measureOnce, toMeasurement, type LoadSpec, type MeasureContext, type Me
 import { stopWriteLoad } from "./automations/write-load";
 import { BENCH_HELP, describeNodeFlags, parseBenchOptions, type BenchOptions } from "./options";
 import { hasTaskset, killAllProcessesNow, pinSelf, startProcess, stopProcess, tailOfLog, waitForHttp, waitForIdle, type ManagedProcess } from "./processes";
-import { checkServers, createDatabase, databaseUrl, deleteRedisKeys, dropDatabase, REDIS_URL } from "./infrastructure";
+import { checkServers, createDatabase, databaseUrl, deleteRedisKeys, dropDatabase, postgresServerHost, REDIS_URL } from "./infrastructure";
 import {
   addUnloaded,
   codeInfo,
@@ -40,6 +40,7 @@ import { runSoak } from "./soak";
 import { InspectorProfiler } from "./inspector-profiler";
 import { ExecutionLogCounter } from "./execution-log-counter";
 import { runAutomationBench } from "./automations/run-automation-bench";
+import { measureRoundTripCost } from "./round-trip-probe";
 import type { BenchModeContext, BenchStores } from "./bench-mode-context";
 import { runRecordsBench } from "./records/run-records-bench";
 import { compileBenchEntries, compiledEntry } from "./compiled-entries";
@@ -129,7 +130,8 @@ function appEnvironment(port: number, platformDatabase: string, dataDir: string)
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     APP_URL: `http://127.0.0.1:${port}`,
     TRUSTED_PROXY: "x-real-ip",
-    OUTBOUND_ALLOWED_HOSTS: "127.0.0.1:5432",
+    // The customer databases live on the bench's PostgreSQL server (BENCH_POSTGRES_URL may move it).
+    OUTBOUND_ALLOWED_HOSTS: postgresServerHost(),
     DATA_DIR: dataDir,
   };
   for (const name of ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "MONGODB_URL", "SMTP_URL", "RESEND_API_KEY"]) delete env[name];
@@ -246,8 +248,9 @@ async function main(): Promise<number> {
     return 0;
   }
   cleanupState.keep = options.keep;
-  const machine = machineInfo();
+  const machine = { ...machineInfo(), roundTrip: await measureRoundTripCost() };
   log(`machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, node ${machine.node}, load average ${machine.loadAverageAtStart.join(" ")}`);
+  log(`a message to another process and back: ${machine.roundTrip.wallMicros.toFixed(0)} µs, CPU ${machine.roundTrip.cpuMicros.toFixed(0)} µs (both processes; loopback TCP)`);
   await checkServers();
 
   const workDir = mkdtempSync(path.join(os.tmpdir(), "flowpoint-bench-"));
