@@ -29,7 +29,7 @@ import { compile, TreeInterpreter, type JSONValue } from "@jmespath-community/jm
 import { SLIDING_WINDOW_SCRIPT } from "@/lib/kv/redis/redis-sliding-window-rate-limiter";
 import { newId } from "@/lib/ids";
 import { SERVER_KEEP_ALIVE_MS } from "@/lib/http/keep-alive";
-import { createWriteBatcher } from "@/lib/batching/write-batcher";
+import { createWriteBatcher, RECORD_INSERT_BATCHING } from "@/lib/batching/write-batcher";
 import { CACHE_SECONDS, PAGE_SIZE, TICKETS_TRANSFORM, type EndpointKey } from "../fixtures";
 import { insertManyStatementText, insertStatementText } from "../records/records-statements";
 import { readBody } from "./read-body";
@@ -154,6 +154,7 @@ function writeLog(
 }
 
 const submissionInserts = createWriteBatcher<Doc>({
+  ...RECORD_INSERT_BATCHING,
   runAlone: async (record) => void (await pool.query(INSERT_SUBMISSION_SQL, [record.id, JSON.stringify(record)])),
   runBatch: async (records) => void (await pool.query(INSERT_SUBMISSIONS_SQL, [JSON.stringify(records)])),
   // The reference answers 500 to any failed insert; no per-record answers to tell apart.

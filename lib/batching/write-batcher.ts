@@ -32,6 +32,16 @@ export interface WriteBatcherOptions<Item> {
   gather?: "task" | "event-loop-turn";
 }
 
+/**
+ * How record inserts gather (the records store's, and the benchmark's reference, which writes as
+ * the app does): one statement of a table in flight, the inserts made in one turn of the event
+ * loop together. Four in flight sent most of an automation worker's Create steps alone (its five
+ * runs of a project at once): on a 2-core AMD machine at 500–680 events/s, one in flight cut
+ * PostgreSQL's CPU per event by a fifth to a quarter and held 680/s flat in 3 of 4 runs against
+ * 1 of 3; the endpoints' create scenario lost nothing (bench/README.md, 2026-12-07, AMD, evening).
+ */
+export const RECORD_INSERT_BATCHING = { maxInFlight: 1, gather: "event-loop-turn" } as const satisfies Pick<WriteBatcherOptions<unknown>, "maxInFlight" | "gather">;
+
 export interface WriteBatcher<Item> {
   /** Resolves once the item is stored; rejects with its own error. */
   add(key: string, item: Item): Promise<void>;

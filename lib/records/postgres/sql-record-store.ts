@@ -15,7 +15,7 @@ import { fieldIndexColumns, searchedText } from "./field-keys";
 import { createLookupIndexSql, lookupIndexName } from "./lookup-index";
 import { isConcurrentCreation, isMissingTable, isUniqueViolation, mapPgError, violatedConstraint } from "./map-pg-error";
 import type { QueryOptions, SqlExecutor, SqlResult } from "./sql-executor";
-import { createWriteBatcher } from "@/lib/batching/write-batcher";
+import { createWriteBatcher, RECORD_INSERT_BATCHING } from "@/lib/batching/write-batcher";
 import {
   RECORDS_SCHEMA,
   SEARCH_INDEX_SUFFIX,
@@ -390,6 +390,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
   }
 
   const insertBatcher = createWriteBatcher<QueuedInsert>({
+    ...RECORD_INSERT_BATCHING,
     runAlone: insertAlone,
     runBatch: insertTogether,
     failsEveryItem: (error) => {
