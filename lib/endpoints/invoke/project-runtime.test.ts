@@ -12,13 +12,10 @@ async function renameQuietly(projectId: string, name: string): Promise<void> {
   await db.update(projects).set({ name }).where(eq(projects.id, projectId));
 }
 
-/** Counts the background reloads that failed (each logs one warning), so that a test can wait for one. */
-function watchFailedReloads(): { count(): number; restore(): void } {
+/** Counts the background reloads that failed (each logs one warning), so that a test can wait for one; afterEach restores log.warn. */
+function watchFailedReloads(): { count(): number } {
   const warnings = vi.spyOn(log, "warn");
-  return {
-    count: () => warnings.mock.calls.filter(([message]) => message === "project runtime could not be refreshed: the cached one answers meanwhile").length,
-    restore: () => warnings.mockRestore(),
-  };
+  return { count: () => warnings.mock.calls.filter(([message]) => message === "project runtime could not be refreshed: the cached one answers meanwhile").length };
 }
 
 /** Breaks the project's stored database URL (it no longer decrypts): every reload of the project fails. Answers how to repair it. */
@@ -83,6 +80,12 @@ describe("project runtime: reloads by age", () => {
     await vi.waitFor(() => expect(failedReloads.count()).toBe(2), { timeout: 5_000, interval: 20 });
 
     vi.setSystemTime(Date.now() + 1_001);
+    expect(peekProjectRuntime(projectId)).toBeUndefined();
+    await expect(getProjectRuntime(projectId)).rejects.toThrow();
+    // The calls that wait, and fail, keep the streak going: the stale runtime does not answer again while the outage lasts.
+    vi.setSystemTime(Date.now() + RUNTIME_REFRESH_GRACE_MS - 1_000);
+    await expect(getProjectRuntime(projectId)).rejects.toThrow();
+    vi.setSystemTime(Date.now() + 2_000);
     expect(peekProjectRuntime(projectId)).toBeUndefined();
     await expect(getProjectRuntime(projectId)).rejects.toThrow();
 

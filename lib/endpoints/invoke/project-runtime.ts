@@ -226,6 +226,12 @@ export async function getProjectRuntime(projectId: string, options: { generation
       }
       return cached;
     }
+    // The calls that wait keep the failing streak going, so that an outage does not let the stale runtime answer again.
+    const attempts = refreshAttempts.get(cached)!;
+    return loadRuntimeOnce(projectId, generation).catch((error: unknown) => {
+      attempts.failedAt = Date.now();
+      throw error;
+    });
   }
   return loadRuntimeOnce(projectId, generation);
 }
