@@ -28,6 +28,24 @@ async function breakProjectDatabase(projectId: string): Promise<(name: string) =
   };
 }
 
+/**
+ * A project whose runtime was loaded, whose database then broke, and whose runtime has since aged
+ * past RUNTIME_MAX_AGE_MS: the call answered from the cache and its background reload failed once.
+ * Date is faked from here on (afterEach restores it).
+ */
+async function runtimeWhoseReloadFailed() {
+  const { projectId } = await createProjectFixture("Before");
+  const failedReloads = watchFailedReloads();
+  vi.useFakeTimers({ toFake: ["Date"] });
+  const first = (await getProjectRuntime(projectId))!;
+  const repair = await breakProjectDatabase(projectId);
+
+  vi.setSystemTime(Date.now() + RUNTIME_MAX_AGE_MS + 1);
+  expect(await getProjectRuntime(projectId)).toBe(first);
+  await vi.waitFor(() => expect(failedReloads.count()).toBe(1), { timeout: 5_000, interval: 20 });
+  return { projectId, first, failedReloads, repair };
+}
+
 describe("project runtime: reloads by age", () => {
   afterEach(() => {
     vi.useRealTimers();
@@ -65,15 +83,7 @@ describe("project runtime: reloads by age", () => {
   });
 
   it("waits for a load once the reloads have failed for longer than the grace, and fails with it", async () => {
-    const { projectId } = await createProjectFixture("Before");
-    const failedReloads = watchFailedReloads();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    const first = (await getProjectRuntime(projectId))!;
-    const repair = await breakProjectDatabase(projectId);
-
-    vi.setSystemTime(Date.now() + RUNTIME_MAX_AGE_MS + 1);
-    expect(await getProjectRuntime(projectId)).toBe(first);
-    await vi.waitFor(() => expect(failedReloads.count()).toBe(1), { timeout: 5_000, interval: 20 });
+    const { projectId, first, failedReloads, repair } = await runtimeWhoseReloadFailed();
     // Within the grace the cached runtime keeps answering while each call's reload fails.
     vi.setSystemTime(Date.now() + RUNTIME_REFRESH_GRACE_MS - 1_000);
     expect(await getProjectRuntime(projectId)).toBe(first);
@@ -96,15 +106,7 @@ describe("project runtime: reloads by age", () => {
   });
 
   it("answers at once after a quiet spell longer than the grace, though the reload before it failed", async () => {
-    const { projectId } = await createProjectFixture("Before");
-    const failedReloads = watchFailedReloads();
-    vi.useFakeTimers({ toFake: ["Date"] });
-    const first = (await getProjectRuntime(projectId))!;
-    const repair = await breakProjectDatabase(projectId);
-
-    vi.setSystemTime(Date.now() + RUNTIME_MAX_AGE_MS + 1);
-    expect(await getProjectRuntime(projectId)).toBe(first);
-    await vi.waitFor(() => expect(failedReloads.count()).toBe(1), { timeout: 5_000, interval: 20 });
+    const { projectId, first, failedReloads, repair } = await runtimeWhoseReloadFailed();
     await repair("After the pause");
 
     // One failure a while ago says nothing of now: the call answers and reloads in the background.
