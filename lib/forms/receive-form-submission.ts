@@ -1,4 +1,4 @@
-import { AppError, errorBody, isAppError } from "@/lib/errors";
+import { errorBody } from "@/lib/errors";
 import { corsHeaders } from "@/lib/endpoints/invoke/cors";
 import { rateLimitCaller } from "@/lib/endpoints/invoke/rate-limit-caller";
 import { getRequestClientIp } from "@/lib/end-users/request-client-ip";
@@ -7,6 +7,7 @@ import { FORM_ANSWER_HEADERS, formJsonAnswer, formNotFound } from "./form-answer
 import { findFormAutomation } from "./find-form-automation";
 import { readFormFields, type FormEncoding } from "./read-form-fields";
 import { submitForm } from "./submit-form";
+import { answerableError } from "@/lib/http/answerable-error";
 
 export interface FormRouteParams {
   projectId: string;
@@ -60,7 +61,7 @@ export async function receiveFormSubmission(request: Request, params: FormRouteP
     }
     return formJsonAnswer(202, { id: result.submissionId }, common);
   } catch (error) {
-    const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });
+    const appError = answerableError(error);
     const logged = appError.status >= 500 ? logServerError("form submission failed", request, appError, error, { projectId: params.projectId, form: params.form }) : {};
     return formJsonAnswer(appError.status, errorBody(appError), { ...grant, ...appError.headers, ...logged });
   }

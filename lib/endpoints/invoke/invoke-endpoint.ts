@@ -1,4 +1,4 @@
-import { AppError, invocationErrorBody, isAppError } from "@/lib/errors";
+import { invocationErrorBody } from "@/lib/errors";
 import { INVOCATION_PATH } from "@/lib/http/invocation-origin";
 import { INVOCATION_SECURITY_HEADERS } from "@/lib/http/security-headers";
 import { logServerError } from "@/lib/http/log-server-error";
@@ -14,6 +14,7 @@ import { answerForRun } from "./answer-for-run";
 import { isReservedResponseHeader } from "../endpoint-definition";
 import { readCachedResponse, responseCacheKey, produceOnMiss, storeCachedResponse, type CachedResponse } from "./response-cache";
 import { countEndpointCall } from "@/lib/endpoint-analytics/count-endpoint-call";
+import { answerableError } from "@/lib/http/answerable-error";
 
 /**
  * The invocation core: a Fetch handler with no framework imports. The App Router route handler and
@@ -212,7 +213,7 @@ export async function invokeEndpoint(request: Request, hooks: InvocationHooks): 
     return answer;
   } catch (error) {
     // The specification's bodies, without the management APIs' `code` (lib/errors.ts).
-    const appError = isAppError(error) ? error : new AppError("internal", "internal error", { cause: error });
+    const appError = answerableError(error);
     if (called) countEndpointCall({ ...called, status: appError.status, cacheHit: false, startedAt });
     const logged = appError.status >= 500 ? logServerError("invocation failed", request, appError, error) : {};
     return jsonResponse(Answer, appError.status, invocationErrorBody(appError), { ...corsGrant, ...appError.headers, ...logged });

@@ -44,7 +44,8 @@ export function isConcurrentCreation(error: unknown): boolean {
 
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE"]);
 
-function isConnectionFailure(error: unknown): boolean {
+/** The pg driver (or PGlite) could not reach the database, or lost it: worth a retry later, not a bug. */
+export function isConnectionFailure(error: unknown): boolean {
   const code = pgErrorCode(error);
   if (code !== undefined) {
     // 08: connection exception; 28: invalid authorization; 3D000: no such database;
