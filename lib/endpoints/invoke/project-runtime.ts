@@ -197,7 +197,10 @@ async function loadProjectRuntime(projectId: string, generation: string): Promis
  */
 export function peekProjectRuntime(projectId: string): ProjectRuntime | undefined {
   const cached = cache.get(projectId);
-  return cached && !refreshOverdue(cached, Date.now()) ? cached : undefined;
+  if (!cached) return undefined;
+  // Only a runtime past its age has reload attempts: a fresh one costs the calls no lookup of them.
+  const now = Date.now();
+  return now - cached.loadedAt < RUNTIME_MAX_AGE_MS || !refreshOverdue(cached, now) ? cached : undefined;
 }
 
 /**
