@@ -1,5 +1,6 @@
 import { isValidRecordId } from "@/lib/records/record-names";
 import { effectiveFields, type FieldDefinition, type SchemaDefinition } from "@/lib/schemas/schema-definition";
+import { indexSearchOnFirstUse } from "./index-search-on-first-use";
 import { DEFAULT_SORT, LIST_QUERY_LIMITS, searchableFields } from "./parse-list-query";
 import { createRecordPresenter, type PublicRecord } from "./present-record";
 import { assertSchemaHasRecords, operationOptions, type RecordServiceOptions } from "./record-service-options";
@@ -81,6 +82,7 @@ export async function findRecordChoices(options: FindRecordChoicesOptions): Prom
   for (const id of exactId) add(found.get(id));
   const fields = searchableFields(schema);
   if (search === "" || fields.length > 0) {
+    if (search !== "") indexSearchOnFirstUse(store, schema, { text: search, fields });
     const matches = await store.find(schema.name, {
       ...(search === "" ? {} : { search: { text: search, fields } }),
       sort: [...DEFAULT_SORT],

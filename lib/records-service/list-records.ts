@@ -1,4 +1,5 @@
 import { expandRelations } from "./expand-relations";
+import { indexSearchOnFirstUse } from "./index-search-on-first-use";
 import { LIST_QUERY_LIMITS, toFindQuery, type ListQuery } from "./parse-list-query";
 import { createRecordPresenter, type PublicRecord } from "./present-record";
 import { assertSchemaHasRecords, type RecordServiceOptions } from "./record-service-options";
@@ -27,6 +28,7 @@ export async function listRecords(options: ListRecordsOptions): Promise<RecordLi
   const { store, schema, schemas, query, signal } = options;
   assertSchemaHasRecords(schema);
   const find = toFindQuery(query, { signal });
+  indexSearchOnFirstUse(store, schema, find.search);
   const [stored, total] = await Promise.all([
     store.find(schema.name, find),
     query.withTotal

@@ -86,6 +86,16 @@ export interface OutboxWrite {
   event: Record<string, unknown>;
 }
 
+/** Options of RecordStore.ensureSearchIndex. */
+export interface SearchIndexOptions extends OperationOptions {
+  /**
+   * Adjusts an existing search index to the field list, but builds none for a collection that has
+   * none (one never searched: its index is built at its first search, see
+   * lib/schemas/apply-field-indexes.ts).
+   */
+  onlyWhereIndexed?: boolean;
+}
+
 export interface WriteOptions extends OperationOptions {
   outbox?: OutboxWrite;
 }
@@ -176,7 +186,7 @@ export interface RecordStore {
    * happens and search reads the filtered records). MongoDB: nothing (no index serves a
    * case-insensitive substring there). Building it on a large collection takes a while.
    */
-  ensureSearchIndex(collection: string, fields: readonly string[], options?: OperationOptions): Promise<void>;
+  ensureSearchIndex(collection: string, fields: readonly string[], options?: SearchIndexOptions): Promise<void>;
   /**
    * Refreshes what the database's query planner knows of a collection after a bulk write (PostgreSQL
    * and PGlite: ANALYZE, which PGlite has no autovacuum to run; MongoDB: nothing, its planner learns

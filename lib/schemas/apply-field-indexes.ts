@@ -34,14 +34,15 @@ export async function dropFieldIndexesQuietly(store: RecordStore, collection: st
 }
 
 /**
- * Makes the records API's search over the schema's text fields (searchableFields) served by an
- * index, replacing one over an earlier field list; run on every save, so a schema saved before
- * search indexes existed gets one at its next save. Logs (never throws) a failure: search answers
+ * Keeps the search index of a collection that has one over the schema's text fields
+ * (searchableFields): on every save, an index over an earlier field list is replaced (or dropped,
+ * with no text field left). A collection never searched gets none here: its first search builds it
+ * (lib/records-service/index-search-on-first-use.ts). Logs (never throws) a failure: search answers
  * the same without the index, only slower.
  */
 export async function ensureSearchIndexQuietly(store: RecordStore, definition: SchemaDefinition, signal?: AbortSignal): Promise<void> {
   try {
-    await store.ensureSearchIndex(definition.name, searchableFields(definition), signal ? { signal } : {});
+    await store.ensureSearchIndex(definition.name, searchableFields(definition), { onlyWhereIndexed: true, ...(signal ? { signal } : {}) });
   } catch (error) {
     log.error("could not build a search index", { collection: definition.name, error: error instanceof Error ? error.message : String(error) });
   }

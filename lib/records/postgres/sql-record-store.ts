@@ -662,6 +662,7 @@ export function createSqlRecordStore(options: SqlRecordStoreOptions): RecordStor
           [qualifiedTable(collection)],
         );
         const searchIndexes = indexes.rows.filter((row) => String(row.name).endsWith(SEARCH_INDEX_SUFFIX));
+        if (opts?.onlyWhereIndexed && searchIndexes.length === 0) return;
         const current = searchIndexes.find((row) => row.name === wanted);
         // An index built before its pending list was capped gets the cap now: a setting, not a rebuild.
         if (wanted && current?.valid === true && !hasPendingListCap(current.options)) {
