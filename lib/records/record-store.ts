@@ -90,8 +90,8 @@ export interface OutboxWrite {
 export interface SearchIndexOptions extends OperationOptions {
   /**
    * Adjusts an existing search index to the field list, but builds none for a collection that has
-   * none (one never searched: its index is built at its first search, see
-   * lib/schemas/apply-field-indexes.ts).
+   * none (one never searched: its first search builds it, see
+   * lib/records-service/index-search-on-first-use.ts).
    */
   onlyWhereIndexed?: boolean;
 }
