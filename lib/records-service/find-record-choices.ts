@@ -82,9 +82,10 @@ export async function findRecordChoices(options: FindRecordChoicesOptions): Prom
   for (const id of exactId) add(found.get(id));
   const fields = searchableFields(schema);
   if (search === "" || fields.length > 0) {
-    if (search !== "") indexSearchOnFirstUse(store, schema, { text: search, fields });
+    const searched = search === "" ? undefined : { text: search, fields };
+    indexSearchOnFirstUse(store, schema, searched);
     const matches = await store.find(schema.name, {
-      ...(search === "" ? {} : { search: { text: search, fields } }),
+      ...(searched ? { search: searched } : {}),
       sort: [...DEFAULT_SORT],
       limit,
       ...operationOptions(signal),
