@@ -96,11 +96,13 @@ export function withProjectAuth<P extends RouteParams>(
   return async (request, context) => {
     try {
       const params = await context.params;
-      // A key of the project in the URL is found in its cached runtime, with no platform read.
+      // A key of the project in the URL is found in its cached runtime, with no platform read; the
+      // generation that says the runtime is current is read again only after a bump's message
+      // (readProjectGeneration's `watched`), so that a records API write costs no Redis round trip.
       const bearer = readBearerToken(request);
       const keyCall = bearer !== null && isWellFormedApiKey(bearer) && hasPrefix(params.projectId, "project");
       const early = keyCall ? startEarlyRateLimit(bearer, peekProjectRuntime(params.projectId)) : null;
-      let runtime = keyCall ? await getProjectRuntime(params.projectId) : null;
+      let runtime = keyCall ? await getProjectRuntime(params.projectId, { watchedGeneration: true }) : null;
       const actor = await authenticateRequest(request, runtime?.apiKeys);
       let project: ProjectRow;
       if (actor.type === "api_key") {

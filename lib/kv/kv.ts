@@ -28,6 +28,15 @@ export interface RateLimitRule {
    * "deny" (fail closed, for callers that prefer refusing to counting nothing).
    */
   whenUnavailable?: "allow" | "deny";
+  /**
+   * For busy limits (hundreds a window, called by scripts at full speed): while a caller is well
+   * below the limit, a call is admitted from this instance's recent count and counted in the store
+   * in a batch a few milliseconds later, instead of one round trip per call. One instance stays
+   * exact; across instances the limit may be passed by at most BATCHED_COUNT_MAX_UNSENT calls per
+   * instance (a burst on one caller faster than the batches). Backends that count in-process
+   * (memory) or over HTTP (Upstash) count every call at once, as without it.
+   */
+  batchCounts?: boolean;
 }
 
 export interface RateLimitResult {
@@ -98,6 +107,12 @@ export interface KvPubSub {
   publish(channel: string, message: string): Promise<void>;
   /** Calls `handler` for each message; answers a function that removes this handler. */
   subscribe(channel: string, handler: (message: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Since when (ms since the epoch) `channel`'s subscription has been confirmed on a connection that
+   * has not broken since, so no message published after that has been missed; null while it is not
+   * (not yet subscribed, reconnecting). Only where messages travel between instances (Redis).
+   */
+  listeningSince?(channel: string): number | null;
 }
 
 export interface KvPing {

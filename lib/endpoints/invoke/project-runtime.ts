@@ -205,11 +205,12 @@ export function peekProjectRuntime(projectId: string): ProjectRuntime | undefine
 
 /**
  * The project's runtime, fresh for its current generation; null when the project does not exist.
- * `generationMaxAgeMs`: how old a read of the shared generation may be (background work; see
- * readProjectGeneration). Requests always read it.
+ * `generationMaxAgeMs`: how old a read of the shared generation may be (background work);
+ * `watchedGeneration`: a read may be reused until a bump's message says otherwise (API key calls of
+ * the management and records APIs). See readProjectGeneration. Other requests read it.
  */
-export async function getProjectRuntime(projectId: string, options: { generationMaxAgeMs?: number } = {}): Promise<ProjectRuntime | null> {
-  const generation = await readProjectGeneration(projectId, { sharedMaxAgeMs: options.generationMaxAgeMs });
+export async function getProjectRuntime(projectId: string, options: { generationMaxAgeMs?: number; watchedGeneration?: boolean } = {}): Promise<ProjectRuntime | null> {
+  const generation = await readProjectGeneration(projectId, { sharedMaxAgeMs: options.generationMaxAgeMs, watched: options.watchedGeneration });
   const cached = cache.get(projectId);
   if (cached && cached.generation === generation) {
     const now = Date.now();

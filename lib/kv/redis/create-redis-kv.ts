@@ -40,16 +40,19 @@ export function createRedisKv(options: RedisKvOptions): Kv {
     guard,
   });
 
+  const rateLimiter = new RedisSlidingWindowRateLimiter({ client, keyPrefix, guard });
   return {
     kind: "redis",
     keyPrefix,
-    rateLimiter: new RedisSlidingWindowRateLimiter({ client, keyPrefix, guard }),
+    rateLimiter,
     cache,
     pubsub,
     ping: () => cache.ping(),
     close: async () => {
       pubsub.close();
       if (client.status === "ready") {
+        // Calls admitted from this instance's counts (RateLimitRule.batchCounts) are counted before it goes.
+        await rateLimiter.flushBatchedCounts();
         await withTimeout(client.quit(), timeoutMs).catch(() => client.disconnect());
       } else {
         client.disconnect();

@@ -22,6 +22,8 @@ interface RedisPubSubOptions {
  */
 export class RedisPubSub implements KvPubSub {
   private readonly handlers = new Map<string, Set<Handler>>();
+  /** Per channel, when its subscription was confirmed on the subscriber connection as it is now. */
+  private readonly confirmedAt = new Map<string, number>();
   private subscriber: IORedis | undefined;
 
   constructor(private readonly options: RedisPubSubOptions) {}
@@ -55,8 +57,14 @@ export class RedisPubSub implements KvPubSub {
     };
   }
 
+  listeningSince(channel: string): number | null {
+    if (this.subscriber?.status !== "ready") return null;
+    return this.confirmedAt.get(this.fullChannel(channel)) ?? null;
+  }
+
   close(): void {
     this.handlers.clear();
+    this.confirmedAt.clear();
     this.subscriber?.disconnect();
     this.subscriber = undefined;
   }
@@ -68,7 +76,9 @@ export class RedisPubSub implements KvPubSub {
   private async sendSubscription([action, name]: ["subscribe" | "unsubscribe", string]): Promise<void> {
     const subscriber = this.ensureSubscriber();
     try {
+      if (action === "unsubscribe") this.confirmedAt.delete(name);
       await withTimeout(action === "subscribe" ? subscriber.subscribe(name) : subscriber.unsubscribe(name), this.options.guard.timeoutMs);
+      if (action === "subscribe" && this.handlers.has(name) && subscriber.status === "ready") this.confirmedAt.set(name, Date.now());
     } catch (error) {
       const retry = action === "subscribe" ? "it is sent again when the connection is ready" : "ignored";
       this.options.guard.warnings.warn("pub/sub", `${action} failed (${describeKvError(error)}); ${retry}`);
@@ -89,8 +99,17 @@ export class RedisPubSub implements KvPubSub {
     });
     subscriber.on("ready", () => {
       const names = [...this.handlers.keys()];
-      if (names.length > 0) subscriber.subscribe(...names).catch(() => undefined);
+      if (names.length === 0) return;
+      subscriber.subscribe(...names).then(
+        () => {
+          const now = Date.now();
+          for (const name of names) if (this.handlers.has(name) && subscriber.status === "ready") this.confirmedAt.set(name, now);
+        },
+        () => undefined,
+      );
     });
+    // Messages published while the connection is down are lost: nothing counts as heard until it is subscribed again.
+    subscriber.on("close", () => this.confirmedAt.clear());
     subscriber.on("error", (error: unknown) => this.options.guard.warnings.warn("connection", describeKvError(error)));
     this.subscriber = subscriber;
     return subscriber;
