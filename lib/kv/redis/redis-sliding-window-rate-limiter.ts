@@ -101,6 +101,8 @@ function weightedCount(current: number, previous: number, now: number, windowMs:
  * public call (about 3 % of the simplest invocation's CPU). Keys are `<prefix>rl:<windowMs>:<key>:<bucket>`
  * as there; a caller refused once is answered from the in-process block list until its bucket ends,
  * still behind the guard (an unreachable backend fails open or closed as the rule says, kv.ts).
+ * A rule with `batchCounts` is answered from this instance's count while the caller is well below
+ * its limit, and the calls so admitted are added in the store in batches (ADD_ADMITTED_SCRIPT).
  */
 export class RedisSlidingWindowRateLimiter implements RateLimiter {
   private readonly blockedUntil = new BoundedMap<string, number>(10_000);
